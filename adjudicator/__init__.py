@@ -1,0 +1,1 @@
+"""The rules: pure functions that referee each game. No clock, no I/O, no unseeded randomness."""

@@ -1,0 +1,121 @@
+"""The shape every game implements (after the "Decider" pattern), and the values it exchanges.
+
+A game is a set of pure functions:
+
+* ``initial(setup)`` — the state before anything happened;
+* ``decide(state, command, ctx)`` — validate a command against the state at ``ctx.now`` and
+  return the events to record, or raise a :class:`~adjudicator.kernel.errors.DomainError`;
+* ``evolve(state, fact)`` — apply one recorded event (never raises on recorded history);
+* ``advance(state, now)`` — apply every deadline at or before ``now``;
+* ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
+* ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+HOST = "host"
+SYSTEM = "system"
+
+
+def seat_actor(seat: str) -> str:
+    return f"seat:{seat}"
+
+
+class Role(StrEnum):
+    HOST = "host"
+    SEAT = "seat"
+    AUDITOR = "auditor"
+    SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking. ``seat`` is set for the SEAT role; ``closed`` once the match is closed."""
+
+    role: Role
+    seat: str | None = None
+    closed: bool = False
+
+    @property
+    def sees_everything(self) -> bool:
+        return self.role is Role.HOST or (self.role is Role.AUDITOR and self.closed)
+
+    def may_see_private(self, private_to: tuple[str, ...]) -> bool:
+        return self.sees_everything or (self.seat is not None and self.seat in private_to)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything fixed when a match is created."""
+
+    match_id: str
+    seats: tuple[str, str]
+    config: Mapping[str, Any]
+    advantage: str | None = None
+    seed: int | None = None
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A recorded event as the rules see it. ``amendment`` is a host ruling's override."""
+
+    seq: int
+    type: str
+    actor: str
+    at: datetime
+    payload: Mapping[str, Any]
+    amendment: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An event ``decide`` wants recorded. ``private_to`` seats (plus host) see its payload."""
+
+    type: str
+    payload: dict[str, Any]
+    private_to: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Who acts and when. ``now`` is the game time: server receipt or the host's entered time."""
+
+    actor: str
+    now: datetime
+    seat: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_host(self) -> bool:
+        return self.actor == HOST
+
+
+S = TypeVar("S")
+
+
+class Game(Protocol[S]):
+    name: ClassVar[str]
+    rules_version: ClassVar[str]
+    config_model: ClassVar[type[BaseModel]]
+    command_models: ClassVar[Mapping[str, type[BaseModel]]]
+
+    def initial(self, setup: Setup) -> S: ...
+
+    def decide(self, state: S, command: BaseModel, ctx: Context) -> list[Draft]: ...
+
+    def evolve(self, state: S, fact: Fact) -> S: ...
+
+    def advance(self, state: S, now: datetime) -> S: ...
+
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]: ...
+
+    def outcome(self, state: S, seq: int) -> dict[str, Any] | None: ...
