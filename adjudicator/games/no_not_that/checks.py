@@ -1,0 +1,119 @@
+"""The rules' preconditions, shared by ``decide`` (refuse the command) and ``evolve`` (fold a
+recorded event that a ruling made impossible as void). Each raises a precise DomainError."""
+
+from __future__ import annotations
+
+from adjudicator.games.no_not_that import flow, judge
+from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.judging import normalise
+from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim
+from adjudicator.kernel.errors import InvalidCommand, RuleViolation
+
+
+def sane_object(raw: str) -> str:
+    value = normalise(raw)
+    if value is None:
+        raise InvalidCommand("bad_object", "an object is 1 to 32 printable characters")
+    return value
+
+
+def known_seat(state: NoNotThatState, seat: str) -> None:
+    if seat not in state.seats:
+        raise InvalidCommand("unknown_seat", f"{seat!r} is not a seat of this match")
+
+
+def step_action(state: NoNotThatState, seat: str, kind: Kind, raw: str | None) -> str | None:
+    """Check a sealed step action; returns the object in canonical form, if it names one."""
+    _open_step(state, seat)
+    assert state.round is not None
+    last = state.round.last_step
+    if kind is Kind.SUBMIT and last:
+        raise RuleViolation("submit_in_last_step", "the last step takes pass or a claim")
+    if kind is Kind.PASS and not last:
+        raise RuleViolation("pass_only_in_last_step", "pass is allowed only in the last step")
+    if kind is Kind.CLAIM_INVALID and flow.accusable(state.round, state.fixed.other(seat)) is None:
+        raise RuleViolation(
+            "nothing_to_accuse", "the opponent submitted no object in the previous step"
+        )
+    if kind is Kind.HEAD_START:
+        if state.round.step != 1:
+            raise RuleViolation("head_start_first_step_only", "Head Start is a first-step action")
+        holds_item(state, seat, Item.HEAD_START)
+    return sane_object(raw) if raw is not None else None
+
+
+def _open_step(state: NoNotThatState, seat: str) -> None:
+    if state.phase is Phase.FINISHED:
+        raise RuleViolation("match_finished", "the match is over")
+    if state.phase is not Phase.STEP:
+        raise RuleViolation("no_step_open", f"no step is open (phase {state.phase})")
+    if state.seats[seat].action is not None:
+        raise RuleViolation("already_acted", "one action per seat per step")
+
+
+def holds_item(state: NoNotThatState, seat: str, item: Item) -> None:
+    player = state.seats[seat]
+    if item not in player.items:
+        raise RuleViolation("item_not_held", f"{seat} does not hold {item}")
+    if item in player.used:
+        raise RuleViolation("item_already_used", f"{seat} has already used {item}")
+
+
+def use_item(state: NoNotThatState, seat: str, item: Item) -> None:
+    if item is Item.HEAD_START:
+        raise InvalidCommand(
+            "head_start_is_a_step_action", "Head Start is used as the action of a first step"
+        )
+    if state.phase is Phase.FINISHED:
+        raise RuleViolation("match_finished", "the match is over")
+    holds_item(state, seat, item)
+
+
+def exchange(state: NoNotThatState) -> None:
+    if state.phase is not Phase.BETWEEN_ROUNDS:
+        raise RuleViolation("exchange_between_rounds_only", "exchange only between two rounds")
+
+
+def open_claim(state: NoNotThatState, seat: str) -> PromptClaim:
+    """The seat's prompt claim whose solution window is open."""
+    claims = state.round.prompt_claims if state.round and state.phase is Phase.CLAIMS else []
+    claim = next((c for c in claims if c.seat == seat and c.awaiting_solution), None)
+    if claim is None:
+        raise RuleViolation(
+            "no_solution_window", "no solution window is open for you (none claimed, or closed)"
+        )
+    return claim
+
+
+def challengeable(state: NoNotThatState, seat: str) -> PromptClaim:
+    """The opponent's correct prompt claim whose challenge window is open."""
+    claims = state.round.prompt_claims if state.round and state.phase is Phase.CLAIMS else []
+    claim = next((c for c in claims if c.seat != seat and c.challenge_open), None)
+    if claim is None:
+        raise RuleViolation("nothing_to_challenge", "no correct prompt claim awaits your answer")
+    return claim
+
+
+def start_round(state: NoNotThatState, number: int) -> None:
+    if state.phase not in (Phase.WAITING, Phase.BETWEEN_ROUNDS):
+        code = "match_finished" if state.phase is Phase.FINISHED else "round_in_progress"
+        raise RuleViolation(code, f"no round can start now (phase {state.phase})")
+    expected = state.rounds_played + 1
+    if number != expected:
+        raise InvalidCommand("wrong_round", f"the next round is round {expected}")
+
+
+def judge_category(state: NoNotThatState, raw: str) -> str:
+    value = sane_object(raw)
+    if value not in judge.pending_category_values(state):
+        raise RuleViolation("nothing_to_judge", f"no pending question about {value!r}")
+    return value
+
+
+def judge_prompt(state: NoNotThatState, seat: str) -> PromptClaim:
+    claims = state.round.prompt_claims if state.round else []
+    pending = judge.pending_prompt_seats(state)
+    claim = next((c for c in claims if c.seat == seat and c.seat in pending), None)
+    if claim is None or state.phase is not Phase.CLAIMS:
+        raise RuleViolation("nothing_to_judge", f"no solution of {seat} awaits a ruling")
+    return claim

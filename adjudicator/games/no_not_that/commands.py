@@ -1,0 +1,141 @@
+"""Commands: what a seat or the host asks to do. Frozen, extra fields refused.
+
+Seat commands name the acting ``seat``; a seat may act only for itself (the host may act for any
+seat, e.g. when entering a match played elsewhere). Objects are checked for sanity by ``decide``
+so that a bad object gets the stable code ``bad_object``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from adjudicator.games.no_not_that.config import Item
+
+RawObject = StrictStr
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class _SeatCommand(_Command):
+    seat: str = Field(min_length=1, max_length=64)
+
+
+class Submit(_SeatCommand):
+    type: Literal["submit"] = "submit"
+    object: RawObject = Field(max_length=1000)
+
+
+class ClaimInvalid(_SeatCommand):
+    """Claim that the object the opponent submitted in the previous step is invalid."""
+
+    type: Literal["claim_invalid"] = "claim_invalid"
+
+
+class ClaimPrompt(_SeatCommand):
+    type: Literal["claim_prompt"] = "claim_prompt"
+
+
+class Pass(_SeatCommand):
+    """The last step's alternative to submitting."""
+
+    type: Literal["pass"] = "pass"
+
+
+class HeadStart(_SeatCommand):
+    """The Head Start item as the action of a round's first step: a hidden object of one's own."""
+
+    type: Literal["head_start"] = "head_start"
+    object: RawObject = Field(max_length=1000)
+
+
+class Solve(_SeatCommand):
+    """The solution of one's prompt claim, as tokens in order (``["W", "H", "I", "Z"]``)."""
+
+    type: Literal["solve"] = "solve"
+    tokens: tuple[RawObject, ...] = Field(min_length=1, max_length=64)
+
+
+class Challenge(_SeatCommand):
+    """Challenge the opponent's correct solution: it contains an invalid object."""
+
+    type: Literal["challenge"] = "challenge"
+
+
+class Accept(_SeatCommand):
+    """Decline to challenge the opponent's correct solution (closes the window at once)."""
+
+    type: Literal["accept"] = "accept"
+
+
+class UseItem(_SeatCommand):
+    type: Literal["use_item"] = "use_item"
+    item: Item
+
+
+class Exchange(_SeatCommand):
+    """Between rounds: give 1 point for 2 safety nets, ``times`` times."""
+
+    type: Literal["exchange"] = "exchange"
+    times: int = Field(default=1, ge=1, le=100)
+
+
+class StartRound(_Command):
+    """Host only: post the next round's prompt and category; its first step opens."""
+
+    type: Literal["start_round"] = "start_round"
+    round: int = Field(ge=1)
+
+
+class JudgeCategory(_Command):
+    """Host only: whether an object fits a host-judged category."""
+
+    type: Literal["judge_category"] = "judge_category"
+    object: RawObject = Field(max_length=1000)
+    fits: bool
+
+
+class JudgePrompt(_Command):
+    """Host only: whether a seat's solution meets a host-judged prompt."""
+
+    type: Literal["judge_prompt"] = "judge_prompt"
+    seat: str = Field(min_length=1, max_length=64)
+    meets: bool
+
+
+SeatCommand = (
+    Submit
+    | ClaimInvalid
+    | ClaimPrompt
+    | Pass
+    | HeadStart
+    | Solve
+    | Challenge
+    | Accept
+    | UseItem
+    | Exchange
+)
+StepAction = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
+Command = SeatCommand | StartRound | JudgeCategory | JudgePrompt
+
+COMMAND_MODELS: dict[str, type[BaseModel]] = {
+    model.model_fields["type"].default: model
+    for model in (
+        Submit,
+        ClaimInvalid,
+        ClaimPrompt,
+        Pass,
+        HeadStart,
+        Solve,
+        Challenge,
+        Accept,
+        UseItem,
+        Exchange,
+        StartRound,
+        JudgeCategory,
+        JudgePrompt,
+    )
+}

@@ -1,0 +1,132 @@
+"""``decide``: validate a command against the state at ``ctx.now`` and say what to record.
+
+Sealed actions are recorded as ``nnt.acted`` private to the acting seat (one event type for every
+action, so the public envelope does not tell which action it was). When the second seat acts, the
+same batch carries the public ``nnt.revealed``. A solution is private too, and is revealed in the
+same batch unless the opponent's own solution window (same step) is still open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from adjudicator.games.no_not_that import checks, flow
+from adjudicator.games.no_not_that.commands import (
+    Accept,
+    Challenge,
+    ClaimInvalid,
+    ClaimPrompt,
+    Exchange,
+    HeadStart,
+    JudgeCategory,
+    JudgePrompt,
+    Pass,
+    Solve,
+    StartRound,
+    Submit,
+    UseItem,
+)
+from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState
+from adjudicator.kernel.decider import Context, Draft
+from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+
+STEP_KINDS: dict[type[BaseModel], Kind] = {
+    Submit: Kind.SUBMIT,
+    ClaimInvalid: Kind.CLAIM_INVALID,
+    ClaimPrompt: Kind.CLAIM_PROMPT,
+    Pass: Kind.PASS,
+    HeadStart: Kind.HEAD_START,
+}
+
+
+def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+    match command:
+        case Submit() | ClaimInvalid() | ClaimPrompt() | Pass() | HeadStart():
+            return _step_action(state, command, ctx)
+        case Solve():
+            return _solve(state, command, ctx)
+        case Challenge() | Accept():
+            seat = _acting_seat(state, command.seat, ctx)
+            checks.challengeable(state, seat)
+            kind = "nnt.challenged" if isinstance(command, Challenge) else "nnt.accepted"
+            return [Draft(kind, {"seat": seat})]
+        case UseItem():
+            seat = _acting_seat(state, command.seat, ctx)
+            checks.use_item(state, seat, command.item)
+            return [Draft("nnt.item_used", {"seat": seat, "item": str(command.item)})]
+        case Exchange():
+            seat = _acting_seat(state, command.seat, ctx)
+            checks.exchange(state)
+            return [Draft("nnt.exchanged", {"seat": seat, "times": command.times})]
+        case StartRound() | JudgeCategory() | JudgePrompt():
+            return _host_command(state, command, ctx)
+    raise InvalidCommand("unknown_command", f"not a command of this game: {type(command).__name__}")
+
+
+def _acting_seat(state: NoNotThatState, seat: str, ctx: Context) -> str:
+    """Seats act only for themselves; the host may act for any seat."""
+    checks.known_seat(state, seat)
+    if not ctx.is_host and ctx.seat != seat:
+        raise NotPermitted("not_your_seat", f"you may not act for {seat}")
+    return seat
+
+
+StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
+
+
+def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> list[Draft]:
+    seat = _acting_seat(state, command.seat, ctx)
+    kind = STEP_KINDS[type(command)]
+    raw = command.object if isinstance(command, Submit | HeadStart) else None
+    value = checks.step_action(state, seat, kind, raw)
+    assert state.round is not None
+    payload: dict[str, Any] = {
+        "seat": seat,
+        "round": state.round.number,
+        "step": state.round.step,
+        "action": str(kind),
+    }
+    if raw is not None:
+        payload["object"] = raw
+    drafts = [Draft("nnt.acted", payload, private_to=(seat,))]
+    other = state.fixed.other(seat)
+    theirs = state.seats[other].action
+    if theirs is not None:
+        actions = {other: theirs, seat: Action(kind, value, 0, ctx.now)}
+        reveal: dict[str, Any] = {"round": state.round.number, "step": state.round.step}
+        reveal["actions"] = flow.public_actions(actions)
+        drafts.append(Draft("nnt.revealed", reveal))
+    return drafts
+
+
+def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
+    seat = _acting_seat(state, command.seat, ctx)
+    checks.open_claim(state, seat)
+    for token in command.tokens:
+        checks.sane_object(token)
+    tokens = list(command.tokens)
+    drafts = [Draft("nnt.solved", {"seat": seat, "tokens": tokens}, private_to=(seat,))]
+    assert state.round is not None
+    others = [c for c in state.round.prompt_claims if c.seat != seat]
+    if not any(c.awaiting_solution for c in others):
+        sealed = {c.seat: c.tokens for c in others if c.tokens and c.revealed_at is None}
+        drafts.append(Draft("nnt.solution_revealed", {"solutions": {**sealed, seat: tokens}}))
+    return drafts
+
+
+def _host_command(
+    state: NoNotThatState, command: StartRound | JudgeCategory | JudgePrompt, ctx: Context
+) -> list[Draft]:
+    if not ctx.is_host:
+        raise NotPermitted("host_only", "only the host may do this")
+    if isinstance(command, StartRound):
+        checks.start_round(state, command.round)
+        return [Draft("nnt.round_started", {"round": command.round})]
+    if isinstance(command, JudgeCategory):
+        value = checks.judge_category(state, command.object)
+        return [Draft("nnt.category_judged", {"object": value, "fits": command.fits})]
+    checks.known_seat(state, command.seat)
+    checks.judge_prompt(state, command.seat)
+    return [Draft("nnt.prompt_judged", {"seat": command.seat, "meets": command.meets})]

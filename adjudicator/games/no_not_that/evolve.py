@@ -1,0 +1,151 @@
+"""``evolve``: apply one recorded event. It never raises: an event that the rules (after the
+host's rulings) make impossible is folded as void, with the reason kept for ``outcome``."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import replace
+
+from adjudicator.games.no_not_that import checks, flow, scoring
+from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
+from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.errors import DomainError, RuleViolation
+
+Handler = Callable[[NoNotThatState, Fact], None]
+
+
+def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
+    handler = HANDLERS.get(fact.type)
+    if handler is None:
+        return _void(state, fact, f"not an event of this game: {fact.type}")
+    new = copy.deepcopy(state)
+    try:
+        handler(new, fact)
+    except DomainError as error:
+        return _void(state, fact, f"{error.code}: {error.message}")
+    except (KeyError, TypeError, ValueError) as error:
+        return _void(state, fact, f"malformed payload: {error!r}")
+    return new
+
+
+def _void(state: NoNotThatState, fact: Fact, reason: str) -> NoNotThatState:
+    return replace(state, voided={**state.voided, fact.seq: reason})
+
+
+def _seat(state: NoNotThatState, fact: Fact) -> str:
+    seat = str(fact.payload["seat"])
+    checks.known_seat(state, seat)
+    return seat
+
+
+def _round_started(state: NoNotThatState, fact: Fact) -> None:
+    number = int(fact.payload["round"])
+    checks.start_round(state, number)
+    flow.start_round(state, number, fact.at)
+
+
+def _acted(state: NoNotThatState, fact: Fact) -> None:
+    seat, payload = _seat(state, fact), fact.payload
+    kind = Kind(payload["action"])
+    raw = payload.get("object")
+    value = checks.step_action(state, seat, kind, None if raw is None else str(raw))
+    assert state.round is not None
+    if (payload["round"], payload["step"]) != (state.round.number, state.round.step):
+        raise RuleViolation("stale_action", "the action names another step")
+    if kind is Kind.HEAD_START:
+        state.seats[seat].used.append(Item.HEAD_START)
+    flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
+
+
+def _solved(state: NoNotThatState, fact: Fact) -> None:
+    claim = checks.open_claim(state, _seat(state, fact))
+    tokens = [str(token) for token in fact.payload["tokens"]]
+    claim.tokens, claim.solved_seq, claim.solved_amendment = tokens, fact.seq, fact.amendment
+    flow.proceed(state, fact.at)
+
+
+def _challenged(state: NoNotThatState, fact: Fact) -> None:
+    claim = checks.challengeable(state, _seat(state, fact))
+    claim.challenge_seq, claim.challenge_amendment = fact.seq, fact.amendment
+    flow.proceed(state, fact.at)
+
+
+def _accepted(state: NoNotThatState, fact: Fact) -> None:
+    claim = checks.challengeable(state, _seat(state, fact))
+    flow.close_challenge(state, claim, "accepted", fact.at)
+
+
+def _item_used(state: NoNotThatState, fact: Fact) -> None:
+    seat, item = _seat(state, fact), Item(fact.payload["item"])
+    checks.use_item(state, seat, item)
+    player = state.seats[seat]
+    player.used.append(item)
+    if item is Item.EXTRA_SAFE:
+        player.nets += 3
+    else:
+        player.ring_invalid = player.ring_prompt = True
+
+
+def _exchanged(state: NoNotThatState, fact: Fact) -> None:
+    seat, times = _seat(state, fact), int(fact.payload["times"])
+    checks.exchange(state)
+    if times < 1:
+        raise ValueError("times must be positive")
+    state.seats[seat].score -= times
+    state.seats[seat].nets += 2 * times
+
+
+def _category_judged(state: NoNotThatState, fact: Fact) -> None:
+    value = checks.judge_category(state, str(fact.payload["object"]))
+    assert state.round is not None
+    state.round.verdicts[value] = bool(fact.payload["fits"])
+    flow.proceed(state, fact.at)
+
+
+def _prompt_judged(state: NoNotThatState, fact: Fact) -> None:
+    claim = checks.judge_prompt(state, _seat(state, fact))
+    claim.host_verdict = "correct" if fact.payload["meets"] else "incorrect"
+    flow.proceed(state, fact.at)
+
+
+def _adjust_score(state: NoNotThatState, fact: Fact) -> None:
+    scoring.gain(state, _seat(state, fact), int(fact.payload["delta"]))
+
+
+def _end_round(state: NoNotThatState, fact: Fact) -> None:
+    if not scoring.in_round(state):
+        raise RuleViolation("no_round_in_progress", "no round is in progress")
+    scoring.end_round(state, fact.at, "ruling")
+
+
+def _declare_result(state: NoNotThatState, fact: Fact) -> None:
+    winner = fact.payload.get("winner")
+    if winner is not None:
+        checks.known_seat(state, str(winner))
+    scores = {seat: p.score for seat, p in state.seats.items()}
+    state.result = {"winner": winner, "reason": "ruling", "scores": scores}
+    state.phase = Phase.FINISHED
+
+
+def _marker(state: NoNotThatState, fact: Fact) -> None:
+    """Reveals only make payloads public; the fold already knows them."""
+
+
+HANDLERS: dict[str, Handler] = {
+    "nnt.round_started": _round_started,
+    "nnt.acted": _acted,
+    "nnt.revealed": _marker,
+    "nnt.solved": _solved,
+    "nnt.solution_revealed": _marker,
+    "nnt.challenged": _challenged,
+    "nnt.accepted": _accepted,
+    "nnt.item_used": _item_used,
+    "nnt.exchanged": _exchanged,
+    "nnt.category_judged": _category_judged,
+    "nnt.prompt_judged": _prompt_judged,
+    "ruling.adjust_score": _adjust_score,
+    "ruling.end_round": _end_round,
+    "ruling.declare_result": _declare_result,
+}

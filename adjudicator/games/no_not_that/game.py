@@ -1,0 +1,56 @@
+"""``NoNotThatGame``: the decider the registry and the kernel's fold use."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from adjudicator.games.no_not_that import decide as deciding
+from adjudicator.games.no_not_that import evolve as evolving
+from adjudicator.games.no_not_that import timing
+from adjudicator.games.no_not_that import view as viewing
+from adjudicator.games.no_not_that.commands import COMMAND_MODELS
+from adjudicator.games.no_not_that.config import NoNotThatConfig
+from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
+from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+
+
+class NoNotThatGame:
+    """No, Not That! The dictionary arrives as data: upper-case words (any case is accepted)."""
+
+    name: ClassVar[str] = "no_not_that"
+    rules_version: ClassVar[str] = "1"
+    config_model: ClassVar[type[BaseModel]] = NoNotThatConfig
+    command_models: ClassVar[Mapping[str, type[BaseModel]]] = COMMAND_MODELS
+
+    def __init__(self, words: frozenset[str]) -> None:
+        self.words = frozenset(word.upper() for word in words)
+
+    def initial(self, setup: Setup) -> NoNotThatState:
+        config = NoNotThatConfig.model_validate(setup.config)
+        nets = config.safety_nets
+        seats = {
+            seat: SeatState(score=0, nets=nets, items=list(config.items.get(seat, ())))
+            for seat in setup.seats
+        }
+        return NoNotThatState(Fixed(config, setup.seats, self.words), Phase.WAITING, seats)
+
+    def decide(self, state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+        return deciding.decide(state, command, ctx)
+
+    def evolve(self, state: NoNotThatState, fact: Fact) -> NoNotThatState:
+        return evolving.evolve(state, fact)
+
+    def advance(self, state: NoNotThatState, now: datetime) -> NoNotThatState:
+        return timing.advance(state, now)
+
+    def view(self, state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
+        return viewing.view(state, viewer)
+
+    def outcome(self, state: NoNotThatState, seq: int) -> dict[str, Any] | None:
+        if seq in state.voided:
+            return {"void": state.voided[seq]}
+        return state.outcomes.get(seq)

@@ -1,0 +1,77 @@
+"""Points, the end of a round and the end of the match."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from adjudicator.games.no_not_that.state import NoNotThatState, Phase
+from adjudicator.kernel.canonical import iso
+
+ROUND_END_POINTS = 3
+IN_ROUND = frozenset({Phase.STEP, Phase.JUDGING, Phase.CLAIMS})
+
+
+def in_round(state: NoNotThatState) -> bool:
+    return state.phase in IN_ROUND
+
+
+def gain(state: NoNotThatState, seat: str, points: int, *, from_claim: bool = False) -> None:
+    """Change a seat's score; inside a round it also counts for the round (and its claims)."""
+    player = state.seats[seat]
+    player.score += points
+    if in_round(state):
+        player.gained += points
+        if from_claim:
+            player.claim_points += points
+
+
+def round_won_by_claims(state: NoNotThatState) -> bool:
+    return any(p.claim_points >= ROUND_END_POINTS for p in state.seats.values())
+
+
+def end_round(state: NoNotThatState, at: datetime, reason: str) -> None:
+    """Close the round in progress; after the last round the match is finished."""
+    assert state.round is not None
+    state.round_results.append(_round_summary(state, at, reason))
+    for player in state.seats.values():
+        player.action = None
+        player.deadline = None
+    state.rounds_played = state.round.number
+    if state.rounds_played >= len(state.config.rounds):
+        finish(state)
+    else:
+        state.phase = Phase.BETWEEN_ROUNDS
+
+
+def finish(state: NoNotThatState) -> None:
+    state.phase = Phase.FINISHED
+    if state.result is None:
+        state.result = derive_result(state)
+
+
+def derive_result(state: NoNotThatState) -> dict[str, Any]:
+    """More points wins; on a tie, more points gained in the last round; else a draw."""
+    first, second = state.fixed.seats
+    scores = {seat: state.seats[seat].score for seat in (first, second)}
+    if scores[first] != scores[second]:
+        return _result(max(scores, key=scores.__getitem__), "points", scores)
+    last = state.round_results[-1]["gained"] if state.round_results else {first: 0, second: 0}
+    if last[first] != last[second]:
+        return _result(max(last, key=last.__getitem__), "last_round", scores)
+    return _result(None, "draw", scores)
+
+
+def _result(winner: str | None, reason: str, scores: dict[str, int]) -> dict[str, Any]:
+    return {"winner": winner, "reason": reason, "scores": scores}
+
+
+def _round_summary(state: NoNotThatState, at: datetime, reason: str) -> dict[str, Any]:
+    assert state.round is not None
+    return {
+        "round": state.round.number,
+        "ended_at": iso(at),
+        "reason": reason,
+        "gained": {seat: p.gained for seat, p in state.seats.items()},
+        "claim_points": {seat: p.claim_points for seat, p in state.seats.items()},
+    }

@@ -1,0 +1,164 @@
+"""The state of a No, Not That! match, as the fold builds it.
+
+States are treated as values: ``evolve`` and ``advance`` work on a deep copy and return it, so an
+earlier state is never changed. The fixed part (config, seats, dictionary) is shared, not copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from adjudicator.games.no_not_that.config import NoNotThatConfig, RoundConfig
+
+
+class Phase(StrEnum):
+    WAITING = "waiting"  # before the first round
+    STEP = "step"  # a step is open: seats give their sealed actions
+    JUDGING = "judging"  # the step's invalid-object claims await the host
+    CLAIMS = "claims"  # prompt claims: solution windows, host verdicts, challenge windows
+    BETWEEN_ROUNDS = "between_rounds"
+    FINISHED = "finished"
+
+
+class Kind(StrEnum):
+    """A step action."""
+
+    SUBMIT = "submit"
+    CLAIM_INVALID = "claim_invalid"
+    CLAIM_PROMPT = "claim_prompt"
+    PASS = "pass"
+    HEAD_START = "head_start"
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """What never changes during a match; shared between states instead of copied."""
+
+    config: NoNotThatConfig
+    seats: tuple[str, str]
+    words: frozenset[str]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Fixed:
+        return self
+
+    def other(self, seat: str) -> str:
+        return self.seats[1] if seat == self.seats[0] else self.seats[0]
+
+
+@dataclass(slots=True)
+class Action:
+    """A seat's sealed action in the open step."""
+
+    kind: Kind
+    value: str | None
+    seq: int
+    at: datetime
+    amendment: Mapping[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class Obj:
+    """A submission: one value from one step (both seats when they submitted the same value)."""
+
+    id: int
+    value: str
+    step: int
+    seats: list[str]
+    in_play: bool = False
+    removed: bool = False
+
+
+@dataclass(slots=True)
+class InvalidClaim:
+    seat: str
+    target: int  # Obj.id
+    seq: int
+    amendment: Mapping[str, Any] | None = None
+    verdict: str | None = None  # correct | incorrect; None while the host is asked
+
+
+@dataclass(slots=True)
+class PromptClaim:
+    seat: str
+    seq: int
+    window_end: datetime | None = None
+    tokens: list[str] | None = None
+    solved_seq: int | None = None
+    solved_amendment: Mapping[str, Any] | None = None
+    revealed_at: datetime | None = None
+    uses: list[int] = field(default_factory=list)  # Obj.ids
+    uses_head_start: bool = False
+    host_verdict: str | None = None  # the host's ruling on a host-judged prompt
+    verdict: str | None = None  # correct | incorrect | cancelled; None while pending
+    challenge_end: datetime | None = None
+    challenge_seq: int | None = None
+    challenge_amendment: Mapping[str, Any] | None = None
+    challenge: str | None = None  # correct | incorrect | accepted | lapsed
+    settled: bool = False
+
+    @property
+    def awaiting_solution(self) -> bool:
+        return self.verdict is None and self.tokens is None
+
+    @property
+    def challenge_open(self) -> bool:
+        return self.verdict == "correct" and self.challenge_seq is None and not self.settled
+
+
+@dataclass(slots=True)
+class SeatState:
+    score: int
+    nets: int
+    items: list[str]
+    used: list[str] = field(default_factory=list)
+    ring_invalid: bool = False
+    ring_prompt: bool = False
+    nets_lost: int = 0
+    points_lost: int = 0
+    # this round
+    claim_points: int = 0
+    gained: int = 0
+    head_start: str | None = None
+    head_start_spent: bool = False
+    # this step
+    action: Action | None = None
+    deadline: datetime | None = None
+
+
+@dataclass(slots=True)
+class RoundState:
+    number: int
+    step: int
+    opened_at: datetime
+    last_step: bool = False
+    objects: list[Obj] = field(default_factory=list)
+    invalid_claims: list[InvalidClaim] = field(default_factory=list)
+    prompt_claims: list[PromptClaim] = field(default_factory=list)
+    verdicts: dict[str, bool] = field(default_factory=dict)  # host rulings on the category
+    history: list[dict[str, Any]] = field(default_factory=list)  # revealed steps
+
+
+@dataclass(slots=True)
+class NoNotThatState:
+    fixed: Fixed
+    phase: Phase
+    seats: dict[str, SeatState]
+    round: RoundState | None = None
+    rounds_played: int = 0
+    round_results: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    outcomes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    voided: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def config(self) -> NoNotThatConfig:
+        return self.fixed.config
+
+    @property
+    def round_config(self) -> RoundConfig:
+        assert self.round is not None
+        return self.config.rounds[self.round.number - 1]

@@ -1,0 +1,110 @@
+"""``view``: what one viewer may see, as JSON-ready data.
+
+Secrets: a seat's sealed step action (until the step resolves), its Head Start object (until a
+solution uses it), and a sealed solution (until revealed). Only the owner and the host — and
+auditors of a closed match — see them; the opponent and spectators see that the seat has acted.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from adjudicator.games.no_not_that import flow, judge
+from adjudicator.games.no_not_that.state import NoNotThatState, PromptClaim, RoundState
+from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import Viewer
+
+
+def view(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
+    return {
+        "game": "no_not_that",
+        "phase": str(state.phase),
+        "rounds": len(state.config.rounds),
+        "rounds_played": state.rounds_played,
+        "seats": {seat: _seat(state, seat, viewer) for seat in state.fixed.seats},
+        "round": _round(state, viewer) if state.round is not None else None,
+        "awaiting_ruling": {
+            "category": judge.pending_category_values(state),
+            "prompt": judge.pending_prompt_seats(state),
+        },
+        "round_results": list(state.round_results),
+        "result": state.result,
+    }
+
+
+def _time(moment: datetime | None) -> str | None:
+    return iso(moment) if moment is not None else None
+
+
+def _sees(viewer: Viewer, seat: str) -> bool:
+    return viewer.may_see_private((seat,))
+
+
+def _seat(state: NoNotThatState, seat: str, viewer: Viewer) -> dict[str, Any]:
+    player = state.seats[seat]
+    shown: dict[str, Any] = {
+        "score": player.score,
+        "safety_nets": player.nets,
+        "items": [str(item) for item in player.items if item not in player.used],
+        "items_used": [str(item) for item in player.used],
+        "life_ring": {"invalid_claim": player.ring_invalid, "prompt_claim": player.ring_prompt},
+        "nets_lost": player.nets_lost,
+        "points_lost": player.points_lost,
+        "round_claim_points": player.claim_points,
+        "round_gained": player.gained,
+        "acted": player.action is not None,
+        "deadline": _time(player.deadline),
+    }
+    if _sees(viewer, seat):
+        action = player.action
+        shown["action"] = (
+            {"action": str(action.kind), "object": action.value} if action is not None else None
+        )
+        shown["head_start"] = player.head_start
+    return shown
+
+
+def _round(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
+    rnd = state.round
+    assert rnd is not None
+    config = state.round_config
+    return {
+        "number": rnd.number,
+        "prompt": config.prompt_text,
+        "category": config.category_text,
+        "step_seconds": state.config.step_seconds(rnd.number),
+        "step": rnd.step,
+        "last_step": rnd.last_step,
+        "step_opened_at": _time(rnd.opened_at),
+        "pool": _pool(rnd),
+        "distinct_in_play": flow.distinct_in_play(rnd),
+        "history": list(rnd.history),
+        "invalid_claims": [
+            {"seat": c.seat, "object": judge.obj(rnd, c.target).value, "verdict": c.verdict}
+            for c in rnd.invalid_claims
+        ],
+        "prompt_claims": [_prompt(state, c, viewer) for c in rnd.prompt_claims],
+    }
+
+
+def _pool(rnd: RoundState) -> list[dict[str, Any]]:
+    return [
+        {"object": o.value, "step": o.step, "seats": list(o.seats), "removed": o.removed}
+        for o in rnd.objects
+        if o.in_play or o.removed
+    ]
+
+
+def _prompt(state: NoNotThatState, claim: PromptClaim, viewer: Viewer) -> dict[str, Any]:
+    visible = claim.revealed_at is not None or _sees(viewer, claim.seat)
+    return {
+        "seat": claim.seat,
+        "solution_deadline": _time(claim.window_end),
+        "solved": claim.tokens is not None,
+        "solution": list(claim.tokens) if visible and claim.tokens is not None else None,
+        "verdict": claim.verdict,
+        "challenge_deadline": _time(claim.challenge_end),
+        "challenged": claim.challenge_seq is not None,
+        "challenge": claim.challenge,
+    }
