@@ -139,3 +139,10 @@ class Match:
             if f.type == type and (seat is None or f.payload.get("seat") == seat)
         ]
         return found[nth]
+
+
+def started(config: dict[str, Any] | None = None, words: frozenset[str] = WORDS) -> Match:
+    """A match whose first round has just started (at 0 s)."""
+    m = Match(config, words)
+    m.do(0, HOST, "start_round", round=1)
+    return m
