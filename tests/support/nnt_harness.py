@@ -19,6 +19,8 @@ from adjudicator.kernel.decider import HOST, Context, Draft, Fact, Role, Setup, 
 from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.fold import fold
 
+HOST_NAME = HOST
+
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = ("Alpha", "Beta")
 WORDS = frozenset({"WHIZ", "QUIZ", "JINX", "HYMN", "LYNX", "WHAT", "CAT", "BAT", "TOAST", "BZZT"})
@@ -70,7 +72,16 @@ class Match:
     def state(self, seconds: float) -> NoNotThatState:
         return fold(self.game, self.setup, self.facts, at(seconds)).state
 
-    def decide(self, seconds: float, who: str, type: str, **fields: Any) -> list[Draft]:
+    def decide(
+        self,
+        seconds: float,
+        who: str,
+        type: str,
+        *,
+        state: NoNotThatState | None = None,
+        **fields: Any,
+    ) -> list[Draft]:
+        """``decide`` against the fold at ``seconds`` (or against ``state``, already folded)."""
         model = COMMAND_MODELS[type]
         if "seat" in model.model_fields and "seat" not in fields:
             fields["seat"] = who
@@ -78,10 +89,18 @@ class Match:
         ctx = Context(HOST, at(seconds))
         if who != HOST:
             ctx = Context(seat_actor(who), at(seconds), seat=who)
-        return self.game.decide(self.state(seconds), command, ctx)
+        return self.game.decide(state or self.state(seconds), command, ctx)
 
-    def do(self, seconds: float, who: str, type: str, **fields: Any) -> list[Draft]:
-        drafts = self.decide(seconds, who, type, **fields)
+    def do(
+        self,
+        seconds: float,
+        who: str,
+        type: str,
+        *,
+        state: NoNotThatState | None = None,
+        **fields: Any,
+    ) -> list[Draft]:
+        drafts = self.decide(seconds, who, type, state=state, **fields)
         actor = HOST if who == HOST else seat_actor(who)
         for draft in drafts:
             self.record(seconds, draft.type, draft.payload, actor)
@@ -129,7 +148,7 @@ class Match:
         """Seats act at one instant: ``Alpha=("submit", "Q")``, ``Beta=("claim_prompt",)``."""
         for seat, action in actions.items():
             kind, *rest = action
-            fields = {"object": rest[0]} if rest else {}
+            fields: dict[str, Any] = {"object": rest[0]} if rest else {}
             self.do(seconds, seat, kind, **fields)
 
     def seq_of(self, type: str, seat: str | None = None, nth: int = -1) -> int:

@@ -3,7 +3,6 @@ host's rulings) make impossible is folded as void, with the reason kept for ``ou
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -20,7 +19,7 @@ def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     handler = HANDLERS.get(fact.type)
     if handler is None:
         return _void(state, fact, f"not an event of this game: {fact.type}")
-    new = copy.deepcopy(state)
+    new = state.clone()
     try:
         handler(new, fact)
     except DomainError as error:

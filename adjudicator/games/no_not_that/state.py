@@ -1,13 +1,14 @@
 """The state of a No, Not That! match, as the fold builds it.
 
-States are treated as values: ``evolve`` and ``advance`` work on a deep copy and return it, so an
-earlier state is never changed. The fixed part (config, seats, dictionary) is shared, not copied.
+States are treated as values: ``evolve`` and ``advance`` work on a ``clone()`` and return it, so
+an earlier state is never changed. ``clone`` copies every container the rules change in place
+and shares the rest (the fixed part, actions, revealed history entries, amendments).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -42,9 +43,6 @@ class Fixed:
     seats: tuple[str, str]
     words: frozenset[str]
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Fixed:
-        return self
-
     def other(self, seat: str) -> str:
         return self.seats[1] if seat == self.seats[0] else self.seats[0]
 
@@ -70,6 +68,9 @@ class Obj:
     seats: list[str]
     in_play: bool = False
     removed: bool = False
+
+    def clone(self) -> Obj:
+        return replace(self, seats=list(self.seats))
 
 
 @dataclass(slots=True)
@@ -128,6 +129,9 @@ class SeatState:
     action: Action | None = None
     deadline: datetime | None = None
 
+    def clone(self) -> SeatState:
+        return replace(self, used=list(self.used))
+
 
 @dataclass(slots=True)
 class RoundState:
@@ -141,6 +145,16 @@ class RoundState:
     verdicts: dict[str, bool] = field(default_factory=dict)  # host rulings on the category
     history: list[dict[str, Any]] = field(default_factory=list)  # revealed steps
 
+    def clone(self) -> RoundState:
+        return replace(
+            self,
+            objects=[o.clone() for o in self.objects],
+            invalid_claims=[replace(c) for c in self.invalid_claims],
+            prompt_claims=[replace(c) for c in self.prompt_claims],
+            verdicts=dict(self.verdicts),
+            history=list(self.history),
+        )
+
 
 @dataclass(slots=True)
 class NoNotThatState:
@@ -153,6 +167,16 @@ class NoNotThatState:
     result: dict[str, Any] | None = None
     outcomes: dict[int, dict[str, Any]] = field(default_factory=dict)
     voided: dict[int, str] = field(default_factory=dict)
+
+    def clone(self) -> NoNotThatState:
+        return replace(
+            self,
+            seats={seat: player.clone() for seat, player in self.seats.items()},
+            round=self.round.clone() if self.round is not None else None,
+            round_results=list(self.round_results),
+            outcomes=dict(self.outcomes),
+            voided=dict(self.voided),
+        )
 
     @property
     def config(self) -> NoNotThatConfig:

@@ -9,7 +9,6 @@ before ``now``, in time order, each at its own instant.
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 
 from adjudicator.games.no_not_that import flow, scoring
@@ -33,7 +32,7 @@ def advance(state: NoNotThatState, now: datetime) -> NoNotThatState:
     due = next_deadline(state)
     if due is None or due > now:
         return state
-    state = copy.deepcopy(state)
+    state = state.clone()
     while due is not None and due <= now:
         _apply(state, due, now)
         due = next_deadline(state)
