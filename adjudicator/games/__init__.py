@@ -1,0 +1,1 @@
+"""The games. Each is a package implementing adjudicator.kernel.decider.Game."""
