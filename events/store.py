@@ -178,7 +178,10 @@ class EventStore:
                 self._refuse_replay(conn, match_id, key, digest)
         if isinstance(error, VersionConflict):
             raise error
-        raise VersionConflict(expected_seq, self.last_seq(match_id)) from error
+        actual = self.last_seq(match_id)
+        if actual != expected_seq:
+            raise VersionConflict(expected_seq, actual) from error
+        raise error
 
     @staticmethod
     def _refuse_replay(conn: Connection, match_id: str, key: str, digest: str | None) -> None:
