@@ -44,7 +44,9 @@ class Api:
 
     def command(self, who: str, body: dict[str, Any], key: str | None = None) -> httpx.Response:
         headers = self.auth(self.token(who)) | ({"Idempotency-Key": key} if key else {})
-        return self.client.post(f"/matches/{self.match_id}/commands", json=body, headers=headers)
+        url = f"/matches/{self.match_id}/commands"
+        response: httpx.Response = self.client.post(url, json=body, headers=headers)
+        return response
 
     def ok(self, who: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
         response = self.command(who, body, key)
@@ -54,7 +56,10 @@ class Api:
 
     def rule(self, body: dict[str, Any], who: str = "host") -> httpx.Response:
         url = f"/matches/{self.match_id}/rulings"
-        return self.client.post(url, json=body, headers=self.auth(self.token(who)))
+        response: httpx.Response = self.client.post(
+            url, json=body, headers=self.auth(self.token(who))
+        )
+        return response
 
     def state(
         self, at: datetime | None = None, known_at: datetime | None = None, who: str = "host"
