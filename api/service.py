@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,7 +20,7 @@ from adjudicator import rulings
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
 from adjudicator.kernel.decider import HOST, Context, Draft, Game, Role, Viewer, seat_actor
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
-from adjudicator.kernel.fold import replay
+from adjudicator.kernel.fold import Folded
 from api.tokens import issue_match_tokens
 from events import (
     EventStore,
@@ -33,6 +33,7 @@ from events import (
     VersionConflict,
 )
 from projections.facts import to_facts
+from projections.live import LiveFolds
 from projections.views import Snapshot, snapshot
 
 MAX_ATTEMPTS = 5
@@ -60,6 +61,7 @@ class MatchService:
         self.store = store
         self.games = games
         self.clock = clock
+        self.live = LiveFolds(store)
 
     # matches
 
@@ -150,34 +152,30 @@ class MatchService:
     ) -> Acted:
         if key is not None:
             self.store.check_idempotent(match.match_id, key, digest)
-        events = self.store.read(match.match_id)
         game = self.game(match.game)
-        ctx = self._context(match, grant, events, occurred_at)
-        state = snapshot(game, match, events, ctx.now).folded.state
+        running = self.live.current(game, match)
+        ctx = self._context(grant, running.last_play, occurred_at)
+        state = running.at(game, ctx.now)
+        if state is None:  # a ruling acts later than now: fold afresh up to now
+            state = self.snapshot(match.match_id, ctx.now).folded.state
         drafts = game.decide(state, command, ctx)
         new = [self._new_event(d, ctx) for d in drafts]
-        last = events[-1].seq if events else 0
         stored = self.store.append(
-            match.match_id, last, new, idempotency_key=key, request_digest=digest
+            match.match_id, running.seq, new, idempotency_key=key, request_digest=digest
         )
-        after = replay(game, state, to_facts(stored), ctx.now)
-        return Acted(stored, game.outcome(after, stored[0].seq), replayed=False)
+        after = running.extend(game, to_facts(stored))
+        if running.accepts(to_facts(stored)):
+            self.live.put(match.match_id, after)
+        return Acted(stored, game.outcome(after.state, stored[0].seq), replayed=False)
 
     def _context(
-        self,
-        match: MatchRecord,
-        grant: TokenGrant,
-        events: Sequence[StoredEvent],
-        occurred_at: datetime | None,
+        self, grant: TokenGrant, last_play: datetime | None, occurred_at: datetime | None
     ) -> Context:
         now = self.clock()
-        last_game_time = max(
-            (e.occurred_at for e in events if e.type.startswith(match.game + ".")), default=None
-        )
         if occurred_at is not None:
-            now = self._entered_time(grant, occurred_at, now, last_game_time)
-        elif last_game_time is not None and last_game_time > now:
-            now = last_game_time  # a replica whose clock lags never folds the past wrongly
+            now = self._entered_time(grant, occurred_at, now, last_play)
+        elif last_play is not None and last_play > now:
+            now = last_play  # a replica whose clock lags never folds the past wrongly
         if grant.role == "host":
             return Context(actor=HOST, now=now)
         if grant.role == "seat" and grant.seat is not None:
@@ -205,8 +203,8 @@ class MatchService:
 
     def _replayed(self, match: MatchRecord, events: list[StoredEvent]) -> Acted:
         game = self.game(match.game)
-        snap = snapshot(game, match, self.store.read(match.match_id), self.clock())
-        return Acted(events, game.outcome(snap.folded.state, events[0].seq), replayed=True)
+        state = self.live.current(game, match).state
+        return Acted(events, game.outcome(state, events[0].seq), replayed=True)
 
     # rulings
 
@@ -244,9 +242,16 @@ class MatchService:
     def snapshot(
         self, match_id: str, at: datetime | None = None, known_at: datetime | None = None
     ) -> Snapshot:
-        match = self.match(match_id)
+        """The match at game time ``at`` as known at record time ``known_at`` (default: now)."""
+        match, at = self.match(match_id), at or self.clock()
+        game = self.game(match.game)
+        if known_at is None:
+            running = self.live.current(game, match)
+            state = running.at(game, at)
+            if state is not None:
+                return Snapshot(match, Folded(state, running.effects), at, None, running.seq)
         events = self.store.read(match_id, recorded_by=known_at)
-        return snapshot(self.game(match.game), match, events, at or self.clock(), known_at)
+        return snapshot(game, match, events, at, known_at)
 
     def events(
         self, match_id: str, known_at: datetime | None = None, after_seq: int = 0

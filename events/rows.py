@@ -37,9 +37,15 @@ def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
 
 
 def read_stream(
-    conn: Connection, match_id: str, to_seq: int | None, recorded_by: datetime | None
+    conn: Connection,
+    match_id: str,
+    to_seq: int | None,
+    recorded_by: datetime | None,
+    after_seq: int = 0,
 ) -> list[StoredEvent]:
     query = select(events).where(events.c.match_id == match_id)
+    if after_seq:
+        query = query.where(events.c.seq > after_seq)
     if to_seq is not None:
         query = query.where(events.c.seq <= to_seq)
     if recorded_by is not None:

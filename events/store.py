@@ -193,12 +193,17 @@ class EventStore:
         raise IdempotentReplay(batch)
 
     def read(
-        self, match_id: str, *, to_seq: int | None = None, recorded_by: datetime | None = None
+        self,
+        match_id: str,
+        *,
+        to_seq: int | None = None,
+        recorded_by: datetime | None = None,
+        after_seq: int = 0,
     ) -> list[StoredEvent]:
-        """The match's events in seq order, up to ``to_seq`` and recorded at or before
-        ``recorded_by``. An unknown match reads as empty."""
+        """The match's events in seq order, after ``after_seq``, up to ``to_seq`` and recorded
+        at or before ``recorded_by``. An unknown match reads as empty."""
         with self._reader() as conn:
-            return rows.read_stream(conn, match_id, to_seq, recorded_by)
+            return rows.read_stream(conn, match_id, to_seq, recorded_by, after_seq)
 
     def read_after(self, position: int, limit: int = 1000) -> list[StoredEvent]:
         """Events of every match with a global position above ``position``, in order."""

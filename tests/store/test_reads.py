@@ -18,6 +18,15 @@ def test_read_stops_at_to_seq(store: EventStore) -> None:
     assert store.read("no-such-match") == []
 
 
+def test_read_after_seq_gives_only_the_tail(store: EventStore) -> None:
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1), event(2), event(3)])
+
+    assert [e.seq for e in store.read(match_id, after_seq=1)] == [2, 3]
+    assert [e.seq for e in store.read(match_id, after_seq=1, to_seq=2)] == [2]
+    assert store.read(match_id, after_seq=3) == []
+
+
 def test_read_recorded_by_shows_what_was_known_then(store: EventStore, clock: ManualClock) -> None:
     match_id = new_match(store)
     first = clock()
