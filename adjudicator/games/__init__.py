@@ -1,0 +1,1 @@
+"""The games the service referees, one package each."""
