@@ -1,1 +1,1 @@
-"""The games the service referees, one package each."""
+"""The games. Each is a package implementing adjudicator.kernel.decider.Game."""

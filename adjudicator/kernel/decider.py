@@ -106,7 +106,7 @@ class Game(Protocol[S]):
     name: ClassVar[str]
     rules_version: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
-    command_models: ClassVar[Mapping[str, type[BaseModel]]]
+    command_models: ClassVar[dict[str, type[BaseModel]]]
 
     def initial(self, setup: Setup) -> S: ...
 

@@ -32,9 +32,8 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
         if rulings.is_ruling(fact.type) or fact.seq in effects.voided:
             continue
         amendment = effects.amended.get(fact.seq)
-        if amendment is not None:
-            fact = replace(fact, amendment=amendment)
-        items.append((fact.at, 1, fact.seq, fact))
+        acting = fact if amendment is None else replace(fact, amendment=amendment)
+        items.append((fact.at, 1, fact.seq, acting))
     items.extend((ruling.at, 0, ruling.seq, ruling) for ruling in effects.timed)
     items.sort(key=lambda item: item[:3])
     return [item[3] for item in items]

@@ -1,0 +1,135 @@
+"""Matches: create, list, act (commands and rulings), read (events and state at any time)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, Query
+
+from adjudicator import rulings
+from adjudicator.kernel.canonical import iso
+from api import schemas
+from api.deps import Grant, MaybeGrant, Operator, Service, for_match
+from api.service import Acted
+from events import MatchRecord
+from projections.views import event_view, state_view
+
+router = APIRouter(tags=["matches"])
+
+IdempotencyKey = Annotated[
+    str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
+]
+At = Annotated[datetime | None, Query(description="game time (default: now)")]
+KnownAt = Annotated[datetime | None, Query(description="record time (default: now)")]
+
+
+def _summary(match: MatchRecord) -> dict[str, Any]:
+    return {
+        "match_id": match.match_id,
+        "game": match.game,
+        "rules_version": match.rules_version,
+        "status": match.status,
+        "created_at": iso(match.created_at),
+        "seats": match.setup["seats"],
+        "advantage": match.setup.get("advantage"),
+        "last_seq": match.last_seq,
+    }
+
+
+@router.post("/matches", status_code=201, dependencies=[Operator])
+def create_match(service: Service, request: schemas.CreateMatch) -> schemas.MatchCreated:
+    created = service.create_match(
+        request.game, request.seats, request.advantage, request.config, request.seed
+    )
+    match = created.match
+    return schemas.MatchCreated(
+        match_id=match.match_id,
+        game=match.game,
+        rules_version=match.rules_version,
+        seats=list(request.seats),
+        tokens=created.tokens,
+    )
+
+
+@router.get("/matches")
+def list_matches(
+    service: Service,
+    game: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    return [_summary(m) for m in service.store.list_matches(game, None, limit, offset)]
+
+
+@router.get("/matches/{match_id}")
+def get_match(service: Service, match_id: str) -> dict[str, Any]:
+    return _summary(service.match(match_id))
+
+
+def _acted(acted: Acted, service: Service, match: MatchRecord, grant: Any) -> dict[str, Any]:
+    viewer = service.viewer(match, grant)
+    return {
+        "events": [event_view(e, viewer) for e in acted.events],
+        "outcome": acted.outcome,
+        "replayed": acted.replayed,
+    }
+
+
+@router.post("/matches/{match_id}/commands", status_code=201)
+def post_command(
+    service: Service,
+    match_id: str,
+    grant: Grant,
+    command: Annotated[schemas.CommandBody, Body()],
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    for_match(grant, match_id)
+    body = command.model_dump(mode="json", exclude={"occurred_at"})
+    acted = service.execute(
+        match_id, grant, body, occurred_at=command.occurred_at, idempotency_key=idempotency_key
+    )
+    return _acted(acted, service, service.match(match_id), grant)
+
+
+@router.post("/matches/{match_id}/rulings", status_code=201)
+def post_ruling(
+    service: Service,
+    match_id: str,
+    grant: Grant,
+    ruling: Annotated[rulings.RulingCommand, Body()],
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    for_match(grant, match_id)
+    acted = service.rule(match_id, grant, ruling, idempotency_key=idempotency_key)
+    return _acted(acted, service, service.match(match_id), grant)
+
+
+@router.get("/matches/{match_id}/events")
+def list_events(
+    service: Service,
+    match_id: str,
+    grant: MaybeGrant,
+    known_at: KnownAt = None,
+    after_seq: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    match = service.match(match_id)
+    viewer = service.viewer(match, grant)
+    return [event_view(e, viewer) for e in service.events(match_id, known_at, after_seq)]
+
+
+@router.get("/matches/{match_id}/state")
+def get_state(
+    service: Service, match_id: str, grant: MaybeGrant, at: At = None, known_at: KnownAt = None
+) -> dict[str, Any]:
+    snap = service.snapshot(match_id, _aware(at), _aware(known_at))
+    game = service.game(snap.match.game)
+    return state_view(game, snap, service.viewer(snap.match, grant))
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    from api.errors import ApiError
+
+    if moment is not None and moment.tzinfo is None:
+        raise ApiError(422, "naive_time", "give times with a zone, e.g. 2026-01-01T12:00:00Z")
+    return moment
