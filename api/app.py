@@ -39,7 +39,7 @@ def create_app(
     if store is None:
         if settings.upgrade_on_start:
             upgrade(settings.database_url)
-        store = EventStore.from_url(settings.database_url)
+        store = EventStore.from_url(settings.database_url, clock=clock)
     ensure_operator_token(store, settings.operator_token)
     app = FastAPI(
         title="Match adjudicator",

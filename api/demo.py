@@ -40,9 +40,16 @@ def find(grid: list[Any], target: list[Any]) -> str:
 class ZoomScript:
     """Plays a Zoom match as the host entering posts with their game times."""
 
-    def __init__(self, client: httpx.Client, operator: str, seed: int, rounds: int) -> None:
+    def __init__(
+        self,
+        client: httpx.Client,
+        operator: str,
+        seed: int,
+        rounds: int,
+        start: datetime | None = None,
+    ) -> None:
         self.client, self.operator, self.seed, self.rounds = client, operator, seed, rounds
-        self.clock = datetime.now(UTC) - timedelta(hours=2)
+        self.clock = start or datetime.now(UTC) - timedelta(hours=2)
         self.match_id = ""
         self.host = ""
 

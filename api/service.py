@@ -148,8 +148,8 @@ class MatchService:
         key: str | None,
         digest: str,
     ) -> Acted:
-        if key is not None and (earlier := self.store.find_idempotent(match.match_id, key)):
-            return self._replayed(match, earlier)
+        if key is not None:
+            self.store.check_idempotent(match.match_id, key, digest)
         events = self.store.read(match.match_id)
         game = self.game(match.game)
         ctx = self._context(match, grant, events, occurred_at)
@@ -222,15 +222,13 @@ class MatchService:
         seats = match.setup["seats"]
         digest = sha256_hex(canonical_json(ruling.model_dump(mode="json")))
         for _ in range(MAX_ATTEMPTS):
-            if idempotency_key and (
-                earlier := self.store.find_idempotent(match_id, idempotency_key)
-            ):
-                return Acted(earlier, None, replayed=True)
             last = self.store.last_seq(match_id)
             actor = HOST if grant.role == "host" else grant.role
             draft = rulings.decide_ruling(ruling, actor=actor, last_seq=last, seats=seats)
             event = NewEvent(draft.type, HOST, self.clock(), draft.payload)
             try:
+                if idempotency_key is not None:
+                    self.store.check_idempotent(match_id, idempotency_key, digest)
                 stored = self.store.append(
                     match_id, last, [event], idempotency_key=idempotency_key, request_digest=digest
                 )

@@ -6,10 +6,8 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine
-from sqlalchemy.pool import NullPool
 
-from events.engine import normalise_url
+from events.engine import WRITE, make_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -21,12 +19,15 @@ def alembic_config() -> Config:
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    """Bring the database at ``url`` up to ``revision``; a no-op when it is already there."""
-    engine = create_engine(normalise_url(url), poolclass=NullPool)
+    """Bring the database at ``url`` up to ``revision`` in one transaction (DDL included, on
+    both backends); a no-op when it is already there."""
+    engine = make_engine(url)
     try:
-        with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.upgrade(config, revision)
+        with engine.connect() as connection:
+            connection.execution_options(**{WRITE: True})  # SQLite: one BEGIN IMMEDIATE
+            with connection.begin():
+                config = alembic_config()
+                config.attributes["connection"] = connection
+                command.upgrade(config, revision)
     finally:
         engine.dispose()

@@ -205,6 +205,12 @@ class EventStore:
         with self._reader() as conn:
             return rows.read_after(conn, position, limit)
 
+    def check_idempotent(self, match_id: str, key: str, digest: str | None) -> None:
+        """Before deciding a keyed request: raise ``IdempotentReplay`` (same request seen before)
+        or ``IdempotencyKeyReused`` (another request used the key); return when the key is new."""
+        with self._reader() as conn:
+            self._refuse_replay(conn, match_id, key, digest)
+
     def find_idempotent(self, match_id: str, key: str) -> list[StoredEvent]:
         with self._reader() as conn:
             return rows.find_keyed_batch(conn, match_id, key)[0]

@@ -80,56 +80,60 @@ def _drop(admin: Engine, name: str) -> None:
         conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
 
 
-class PostgresServer:
-    """A server with a migrated template database; ``clone`` makes a fresh one per test."""
+RESET = (
+    "ALTER TABLE events DISABLE TRIGGER events_no_truncate",
+    "TRUNCATE events, match_tokens, operator_tokens, matches",
+    "ALTER TABLE events ENABLE TRIGGER events_no_truncate",
+    "UPDATE positions SET last = 0",
+)
 
-    def __init__(self, admin: Engine, template: str) -> None:
-        self.admin = admin
-        self.template = template
 
-    def clone(self) -> str:
-        name = f"adj_test_{uuid4().hex[:16]}"
-        with self.admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"')
-        return name
+class PostgresDatabase:
+    """The session's migrated database; ``reset`` empties it (in one transaction) for a test."""
 
-    def url(self, name: str) -> str:
-        return _url_text(self.admin.url.set(database=name))
+    def __init__(self, url: URL) -> None:
+        self.url = _url_text(url)
+        self._engine = create_engine(url, poolclass=NullPool)
 
-    def drop(self, name: str) -> None:
-        _drop(self.admin, name)
+    def reset(self) -> None:
+        with self._engine.begin() as conn:
+            for statement in RESET:
+                conn.exec_driver_sql(statement)
+
+    def dispose(self) -> None:
+        self._engine.dispose()
 
 
 @pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+def postgres_database() -> Iterator[PostgresDatabase]:
+    """A fresh, uniquely named, migrated database on the server, dropped at session end."""
     with ExitStack() as stack:
         server = _server_url(stack)
         admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        template = f"adj_test_{uuid4().hex[:16]}"
+        name = f"adj_test_{uuid4().hex[:16]}"
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{template}"')
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        database = PostgresDatabase(server.set(database=name))
         try:
-            upgrade(_url_text(server.set(database=template)))
-            yield PostgresServer(admin, template)
+            upgrade(database.url)
+            yield database
         finally:
-            _drop(admin, template)
+            database.dispose()
+            _drop(admin, name)
             admin.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A freshly migrated database of its own for this test."""
+    """A migrated database, empty at the start of the test."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
         upgrade(url)
         yield url
         return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.clone()
-    try:
-        yield server.url(name)
-    finally:
-        server.drop(name)
+    database: PostgresDatabase = request.getfixturevalue("postgres_database")
+    database.reset()
+    yield database.url
 
 
 @pytest.fixture
