@@ -5,7 +5,8 @@ Cell names are case-insensitive on input. Events record what the player did:
 except in the hidden variant, where the slot is public and the value is not), ``zombego.moved``
 with from/to. Outcomes are derived by the fold.
 
-Hidden variant: the first command of the match also records the deal, one private
+The command's own event always comes first in its batch (the service reports the outcome of the
+first event). Hidden variant: the first command of the match also records the deal, one private
 ``zombego.piece_dealt`` fact per hand slot (seat, slot, value), visible to that seat only; the
 store commits to each. Every zombie placement is followed by a public ``zombego.zombie_revealed``
 naming its value and the seq of the fact that committed it (spec 11.4).
@@ -81,7 +82,7 @@ def _placement(state: ZombegoState, command: Place | PlaceZombie, ctx: Context) 
     payload: dict[str, object] = {"seat": command.seat, "slot": slot, "cell": name}
     if not state.hidden:
         payload["value"] = value
-    drafts = [*deal(state), Draft("zombego.zombie_placed" if zombie else "zombego.placed", payload)]
+    drafts = [Draft("zombego.zombie_placed" if zombie else "zombego.placed", payload), *deal(state)]
     if zombie and state.hidden:
         committed = state.dealt.get((player, value))
         reveal = {"seat": command.seat, "cell": name, "value": value, "dealt_seq": committed}
@@ -96,7 +97,7 @@ def _move(state: ZombegoState, command: Move, ctx: Context) -> list[Draft]:
     check(state.position, RulesMove(MOVE, origin, dest))
     names = cell_name(origin, n), cell_name(dest, n)
     payload = {"seat": command.seat, "from": names[0], "to": names[1]}
-    return [*deal(state), Draft("zombego.moved", payload)]
+    return [Draft("zombego.moved", payload), *deal(state)]
 
 
 def deal(state: ZombegoState) -> list[Draft]:
