@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.kernel.decider import Game
 
 GAMES: dict[str, Game[Any]] = {
     ZoomGame.name: ZoomGame(),
+    ZombegoGame.name: ZombegoGame(),
 }
