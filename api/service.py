@@ -237,6 +237,29 @@ class MatchService:
             return Acted(stored, None, replayed=False)
         raise VersionConflict(-1, -1)
 
+    # closing
+
+    def close(self, match_id: str, grant: TokenGrant) -> Acted:
+        """Host: close the match. The result as folded now is recorded in ``match.closed``;
+        from then on nothing more is recorded, and auditors see every private fact and salt."""
+        if grant.role != "host":
+            raise NotPermitted("host_only", "only the host closes a match")
+        match = self.match(match_id)
+        game = self.game(match.game)
+        for _ in range(MAX_ATTEMPTS):
+            running = self.live.current(game, match)
+            now = max(self.clock(), running.last_play or self.clock())
+            state = running.at(game, now) or self.snapshot(match_id, now).folded.state
+            payload = {"result": game.result(state), "rules_version": game.rules_version}
+            event = NewEvent("match.closed", HOST, now, payload)
+            try:
+                stored = self.store.append(match_id, running.seq, [event])
+            except VersionConflict:
+                continue
+            self.store.close_match(match_id, self.clock())
+            return Acted(stored, payload, replayed=False)
+        raise VersionConflict(-1, -1)
+
     # reads
 
     def snapshot(

@@ -133,3 +133,11 @@ def _aware(moment: datetime | None) -> datetime | None:
     if moment is not None and moment.tzinfo is None:
         raise ApiError(422, "naive_time", "give times with a zone, e.g. 2026-01-01T12:00:00Z")
     return moment
+
+
+@router.post("/matches/{match_id}/close", status_code=201)
+def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
+    """Host: close the match; its result is recorded and private facts open to auditors."""
+    for_match(grant, match_id)
+    acted = service.close(match_id, grant)
+    return _acted(acted, service, service.match(match_id), grant)
