@@ -9,7 +9,8 @@ A game is a set of pure functions:
 * ``advance(state, now)`` — apply every deadline at or before ``now``;
 * ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
 * ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one;
-* ``result(state)`` — the match's result (winner and reason) once there is one.
+* ``result(state)`` — the match's result (winner and reason) once there is one;
+* ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines.
 """
 
 from __future__ import annotations
@@ -122,3 +123,5 @@ class Game(Protocol[S]):
     def outcome(self, state: S, seq: int) -> dict[str, Any] | None: ...
 
     def result(self, state: S) -> dict[str, Any] | None: ...
+
+    def summary(self, state: S) -> dict[str, Any]: ...

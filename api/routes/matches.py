@@ -13,6 +13,7 @@ from api import schemas
 from api.deps import Grant, MaybeGrant, Operator, Service, for_match
 from api.service import Acted
 from events import MatchRecord
+from projections.timetravel import diff, match_timeline, rulings_between
 from projections.views import event_view, state_view
 
 router = APIRouter(tags=["matches"])
@@ -141,3 +142,42 @@ def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]
     for_match(grant, match_id)
     acted = service.close(match_id, grant)
     return _acted(acted, service, service.match(match_id), grant)
+
+
+@router.get("/matches/{match_id}/diff")
+def diff_known(
+    service: Service,
+    match_id: str,
+    grant: MaybeGrant,
+    before: Annotated[datetime, Query(description="the earlier record time")],
+    after: KnownAt = None,
+    at: At = None,
+) -> dict[str, Any]:
+    """What changed in the state at game time ``at`` between record times ``before`` and
+    ``after`` (default now), and the rulings recorded in between that explain it."""
+    then = service.snapshot(match_id, _aware(at), _aware(before))
+    now = service.snapshot(match_id, then.at, _aware(after))
+    game = service.game(then.match.game)
+    viewer = service.viewer(then.match, grant)
+    old, new = state_view(game, then, viewer), state_view(game, now, viewer)
+    events = service.events(match_id, known_at=_aware(after))
+    return {
+        "at": old["at"],
+        "before": iso(_aware(before) or then.at),
+        "after": new["known_at"],
+        "rulings": rulings_between(events, before, _aware(after)),
+        "changes": diff(old["state"], new["state"], "state")
+        + diff(old["voided"], new["voided"], "voided"),
+    }
+
+
+@router.get("/matches/{match_id}/timeline")
+def get_timeline(
+    service: Service, match_id: str, grant: MaybeGrant, known_at: KnownAt = None
+) -> dict[str, Any]:
+    """Score and key outcomes over game time, one point per event that acted on the game."""
+    match = service.match(match_id)
+    events = service.events(match_id, known_at=_aware(known_at))
+    viewer = service.viewer(match, grant)
+    points = match_timeline(service.game(match.game), match, events, viewer)
+    return {"match_id": match_id, "points": points}

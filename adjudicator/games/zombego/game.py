@@ -23,6 +23,7 @@ from adjudicator.games.zombego import decide as rules
 from adjudicator.games.zombego import evolve as fold_rules
 from adjudicator.games.zombego import view as views
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoConfig
+from adjudicator.games.zombego.model import counts
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
 
@@ -58,3 +59,15 @@ class ZombegoGame:
 
     def result(self, state: ZombegoState) -> dict[str, Any] | None:
         return state.result()
+
+    def summary(self, state: ZombegoState) -> dict[str, Any]:
+        pos = state.position
+        return {
+            "ply": pos.ply,
+            "to_move": None if state.result() else state.seat_of(pos.to_move),
+            "counts": {
+                state.seat_of(p): dict(zip(("living", "zombies"), counts(pos, p), strict=True))
+                for p in (1, 2)
+            },
+            "result": state.result(),
+        }

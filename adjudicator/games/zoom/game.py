@@ -51,3 +51,6 @@ class ZoomGame:
 
     def result(self, state: ZoomState) -> dict[str, Any] | None:
         return views.result(state)
+
+    def summary(self, state: ZoomState) -> dict[str, Any]:
+        return views.summary(state)

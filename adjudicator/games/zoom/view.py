@@ -37,6 +37,15 @@ def result(state: ZoomState) -> dict[str, Any] | None:
     return {"winner": None, "reason": "draw"}
 
 
+def summary(state: ZoomState) -> dict[str, Any]:
+    return {
+        "phase": state.phase.value,
+        "round": state.round.number if state.round else None,
+        "scores": {seat: state.scores.get(seat, 0) for seat in state.seats},
+        "result": result(state),
+    }
+
+
 def view(state: ZoomState, viewer: Viewer) -> dict[str, Any]:
     data: dict[str, Any] = {
         "phase": state.phase.value,
