@@ -153,6 +153,9 @@ def test_a_host_enters_a_match_played_elsewhere_with_its_game_times(api: Api) ->
     backwards = api.command("host", {**buzz("beta", "A", "d3"), "occurred_at": earlier})
     assert backwards.status_code == 409
     assert backwards.json()["code"] == "game_time_backwards"
+    future = (api.clock.now + timedelta(seconds=1)).isoformat()
+    ahead = api.command("host", {**buzz("beta", "A", "d3"), "occurred_at": future})
+    assert (ahead.status_code, ahead.json()["code"]) == (422, "game_time_in_future")
     from_seat = api.command("beta", {**buzz("beta", "A", "d3"), "occurred_at": entered.isoformat()})
     assert from_seat.status_code == 403
     assert from_seat.json()["code"] == "game_time_host_only"

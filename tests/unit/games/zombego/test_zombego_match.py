@@ -184,6 +184,22 @@ def test_a_declared_result_prevails() -> None:
     assert refused(table, Place(seat="black", cell="f6", value=2), "black") == "game_over"
 
 
+def test_an_undo_refolds_to_the_position_at_its_point_and_play_goes_on_from_there() -> None:
+    game = json.loads(GOLDEN.read_text().splitlines()[0])
+    texts = [ply["played"] for ply in game["plies"]]
+    table, replayed = new_table(seed=None), new_table(seed=None)
+    play(table, texts[:12])
+    play(replayed, texts[:6])
+    table.record("ruling.undo", {"to_seq": 6, "reason": "moves entered twice"}, t=50)
+    undone = state(table)
+    assert undone.position == state(replayed).position
+    assert table.folded(1000).effects.voided.keys() == set(range(7, 13))
+    assert table.game.view(undone, HOST)["legal"] == table.game.view(state(replayed), HOST)["legal"]
+    seat = SEATS[6 % 2]
+    table.act(command(texts[6], seat), seat=seat, t=60)
+    assert state(table).position.ply == undone.position.ply + 1
+
+
 # hidden variant ------------------------------------------------------------------------------
 HIDDEN = "Stratego Style with Zombies"
 
