@@ -26,3 +26,4 @@ class Settings(BaseSettings):
     log_json: bool | None = Field(None, description="JSON logs; default: JSON unless on a TTY")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
     upgrade_on_start: bool = True
+    stream_poll_seconds: float = Field(0.5, gt=0, le=10, description="live stream re-read interval")
