@@ -83,18 +83,15 @@ class MatchService:
         setup = {"seats": list(seats), "advantage": advantage, "config": checked, "seed": seed}
         tokens, records = issue_match_tokens(seats)
         now, match_id = self.clock(), str(uuid.uuid4())
-        match = self.store.create_match(
-            match_id, game.name, game.rules_version, setup, records, now
-        )
         public = {k: v for k, v in setup.items() if k != "seed"}
-        created = NewEvent(
-            "match.created",
-            "system",
-            now,
-            {**public, "game": game.name, "rules_version": game.rules_version},
+        header = {**public, "game": game.name, "rules_version": game.rules_version}
+        first = [
+            NewEvent("match.created", "system", now, header),
+            NewEvent("match.seeded", "system", now, {"seed": seed}, private_to=()),
+        ]
+        match = self.store.create_match(
+            match_id, game.name, game.rules_version, setup, records, now, first_events=first
         )
-        seeded = NewEvent("match.seeded", "system", now, {"seed": seed}, private_to=())
-        self.store.append(match_id, 0, [created, seeded])
         return Created(match, tokens)
 
     def game(self, name: str) -> Game[Any]:

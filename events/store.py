@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
@@ -74,17 +75,32 @@ class EventStore:
         setup: dict[str, Any],
         tokens: Sequence[TokenRecord],
         created_at: datetime,
+        first_events: Sequence[NewEvent] = (),
     ) -> MatchRecord:
+        """Create the match, its tokens and its ``first_events`` in one transaction."""
         match_queries.check_tokens(tokens)
+        if first_events:
+            check_batch(first_events)
         record = MatchRecord(match_id, game, rules_version, "open", created_at, setup, 0, None)
         try:
             with self._writer() as conn:
                 match_queries.insert_match(conn, record, tokens)
+                if first_events:
+                    append_batch(
+                        conn,
+                        match_id,
+                        0,
+                        first_events,
+                        now=self._now(),
+                        idempotency_key=None,
+                        request_digest=None,
+                        allow_closed=False,
+                    )
         except IntegrityError as error:
             if self.get_match(match_id) is not None:
                 raise MatchExists(match_id) from error
             raise DuplicateToken() from error
-        return record
+        return replace(record, last_seq=len(first_events))
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         with self._reader() as conn:

@@ -11,6 +11,7 @@ from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
 from api import schemas
 from api.deps import Grant, MaybeGrant, Operator, Service, for_match
+from api.errors import ApiError
 from api.service import Acted
 from events import MatchRecord
 from projections.timetravel import diff, match_timeline, rulings_between
@@ -129,8 +130,6 @@ def get_state(
 
 
 def _aware(moment: datetime | None) -> datetime | None:
-    from api.errors import ApiError
-
     if moment is not None and moment.tzinfo is None:
         raise ApiError(422, "naive_time", "give times with a zone, e.g. 2026-01-01T12:00:00Z")
     return moment

@@ -9,10 +9,12 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from events import (
+    DuplicateToken,
     EventStore,
     InvalidEvent,
     MatchClosed,
     NewEvent,
+    TokenRecord,
     UnknownMatch,
     VersionConflict,
 )
@@ -139,3 +141,24 @@ def test_record_time_comes_from_the_clock_and_never_goes_backwards(
     assert {e.recorded_at for e in first} == {start}
     assert second[0].recorded_at == start
     assert third[0].recorded_at == later
+
+
+def test_a_match_is_created_with_its_first_events_in_one_transaction(store: EventStore) -> None:
+    tokens = [TokenRecord("host", "h1")]
+    made = store.create_match(
+        "m-1",
+        "zoom",
+        "1",
+        {"seats": ["a", "b"]},
+        tokens,
+        GAME_TIME,
+        first_events=[event(1), event(2)],
+    )
+    assert made.last_seq == 2
+    assert [e.seq for e in store.read("m-1")] == [1, 2]
+    with pytest.raises(DuplicateToken):
+        store.create_match(
+            "m-2", "zoom", "1", {"seats": ["a", "b"]}, tokens, GAME_TIME, first_events=[event(1)]
+        )
+    assert store.get_match("m-2") is None
+    assert store.read("m-2") == []
