@@ -29,3 +29,13 @@ def test_health_and_readiness(api: Api) -> None:
     assert api.client.get("/health").json() == {"status": "ok"}
     assert api.client.get("/ready").json() == {"status": "ready"}
     assert api.client.get("/docs").status_code == 200
+
+
+def test_unknown_matches_and_naive_times_are_clear_errors(api: Api) -> None:
+    missing = api.client.get("/matches/00000000-0000-0000-0000-000000000000/state")
+    assert (missing.status_code, missing.json()["code"]) == (404, "unknown_match")
+    supplied_match(api)
+    naive = api.client.get(f"/matches/{api.match_id}/state", params={"at": "2026-01-01T12:00:00"})
+    assert (naive.status_code, naive.json()["code"]) == (422, "naive_time")
+    junk = api.client.get(f"/matches/{api.match_id}/state", params={"at": "yesterday"})
+    assert (junk.status_code, junk.json()["code"]) == (422, "invalid_request")
