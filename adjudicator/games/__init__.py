@@ -1,1 +1,1 @@
-"""The games: one package per game, each a pure decider over its own events."""
+"""The games. Each is a package implementing adjudicator.kernel.decider.Game."""

@@ -8,7 +8,9 @@ A game is a set of pure functions:
 * ``evolve(state, fact)`` — apply one recorded event (never raises on recorded history);
 * ``advance(state, now)`` — apply every deadline at or before ``now``;
 * ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
-* ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one.
+* ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one;
+* ``result(state)`` — the match's result (winner and reason) once there is one;
+* ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ class Game(Protocol[S]):
     name: ClassVar[str]
     rules_version: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
-    command_models: ClassVar[Mapping[str, type[BaseModel]]]
+    command_models: ClassVar[dict[str, type[BaseModel]]]
 
     def initial(self, setup: Setup) -> S: ...
 
@@ -119,3 +121,7 @@ class Game(Protocol[S]):
     def view(self, state: S, viewer: Viewer) -> dict[str, Any]: ...
 
     def outcome(self, state: S, seq: int) -> dict[str, Any] | None: ...
+
+    def result(self, state: S) -> dict[str, Any] | None: ...
+
+    def summary(self, state: S) -> dict[str, Any]: ...

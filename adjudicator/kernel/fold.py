@@ -4,6 +4,9 @@ The caller chooses the log: the events recorded up to ``known_at`` (record time)
 chooses the game time: everything whose effective game time is at or before ``at`` is applied in
 order, each preceded by ``advance`` to its instant, and finally ``advance(state, at)``.
 A ruling that takes effect at instant T is applied before the players' events at T.
+
+:class:`Running` is the same fold kept open: the state after the last applied fact, extended by
+new facts as they are recorded, so a live match is not re-folded from scratch on every command.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
             continue
         amendment = effects.amended.get(fact.seq)
         acting = fact if amendment is None else replace(fact, amendment=amendment)
-        items.append((acting.at, 1, acting.seq, acting))
+        items.append((fact.at, 1, fact.seq, acting))
     items.extend((ruling.at, 0, ruling.seq, ruling) for ruling in effects.timed)
     items.sort(key=lambda item: item[:3])
     return [item[3] for item in items]
@@ -51,3 +54,49 @@ def fold(game: Game[S], setup: Setup, facts: Sequence[Fact], at: datetime) -> Fo
     effects = rulings.resolve(facts)
     state = replay(game, game.initial(setup), timeline(facts, effects), at)
     return Folded(state, effects)
+
+
+@dataclass(frozen=True, slots=True)
+class Running(Generic[S]):
+    """The whole known log folded up to its last fact, not advanced beyond it.
+
+    ``horizon`` is the latest game time applied; ``seq`` the last seq folded in; ``last_play``
+    the game time of the latest event of the game itself (not rulings, not match bookkeeping).
+    """
+
+    state: S
+    effects: rulings.RulingEffects
+    seq: int
+    horizon: datetime | None
+    last_play: datetime | None
+
+    @classmethod
+    def start(cls, game: Game[S], setup: Setup, facts: Sequence[Fact]) -> Running[S]:
+        empty = cls(game.initial(setup), rulings.resolve(facts), 0, None, None)
+        return empty.extend(game, timeline(facts, empty.effects), facts[-1].seq if facts else 0)
+
+    def accepts(self, facts: Sequence[Fact]) -> bool:
+        """Whether ``facts`` (recorded after ``seq``) can extend this fold as it stands: no
+        ruling among them (a ruling may reshape the past) and none earlier than the horizon."""
+        return all(
+            not rulings.is_ruling(f.type) and (self.horizon is None or f.at >= self.horizon)
+            for f in facts
+        )
+
+    def extend(self, game: Game[S], facts: Sequence[Fact], seq: int | None = None) -> Running[S]:
+        """Apply ``facts`` in the order given (``seq``: the last seq they cover)."""
+        state, horizon, last_play = self.state, self.horizon, self.last_play
+        own = game.name + "."
+        for fact in facts:
+            state, horizon = game.evolve(game.advance(state, fact.at), fact), fact.at
+            if fact.type.startswith(own):
+                last_play = fact.at
+        if seq is None:
+            seq = facts[-1].seq if facts else self.seq
+        return Running(state, self.effects, seq, horizon, last_play)
+
+    def at(self, game: Game[S], now: datetime) -> S | None:
+        """The state at ``now``, or None when ``now`` is before the horizon (fold afresh)."""
+        if self.horizon is not None and now < self.horizon:
+            return None
+        return game.advance(self.state, now)

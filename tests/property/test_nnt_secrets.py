@@ -13,11 +13,11 @@ from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from nnt_harness import HOST_NAME, Match, at, consonant_round, make_config, viewer
 
 from adjudicator.games.no_not_that import NoNotThatState, Phase
 from adjudicator.games.no_not_that.flow import accusable
 from adjudicator.games.no_not_that.judge import pending_category_values, pending_prompt_seats
+from tests.support.nnt_harness import HOST_NAME, Match, at, consonant_round, make_config, viewer
 
 SEATS = ("Alpha", "Beta")
 Move = tuple[str, str, dict[str, Any]]

@@ -18,7 +18,8 @@ Handler = Callable[[NoNotThatState, Fact], None]
 def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     handler = HANDLERS.get(fact.type)
     if handler is None:
-        return _void(state, fact, f"not an event of this game: {fact.type}")
+        known = not fact.type.startswith("nnt.")  # match.*, untimed rulings: nothing to do
+        return state if known else _void(state, fact, f"unknown event type: {fact.type}")
     new = state.clone()
     try:
         handler(new, fact)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -24,7 +23,7 @@ class NoNotThatGame:
     name: ClassVar[str] = "no_not_that"
     rules_version: ClassVar[str] = "1"
     config_model: ClassVar[type[BaseModel]] = NoNotThatConfig
-    command_models: ClassVar[Mapping[str, type[BaseModel]]] = COMMAND_MODELS
+    command_models: ClassVar[dict[str, type[BaseModel]]] = COMMAND_MODELS
 
     def __init__(self, words: frozenset[str]) -> None:
         self.words = frozenset(word.upper() for word in words)
@@ -54,3 +53,14 @@ class NoNotThatGame:
         if seq in state.voided:
             return {"void": state.voided[seq]}
         return state.outcomes.get(seq)
+
+    def result(self, state: NoNotThatState) -> dict[str, Any] | None:
+        return dict(state.result) if state.result is not None else None
+
+    def summary(self, state: NoNotThatState) -> dict[str, Any]:
+        return {
+            "phase": str(state.phase),
+            "round": state.round.number if state.round is not None else None,
+            "scores": {seat: player.score for seat, player in state.seats.items()},
+            "result": self.result(state),
+        }

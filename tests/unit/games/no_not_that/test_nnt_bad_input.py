@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from nnt_harness import Match, started
 from pydantic import ValidationError
 
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from tests.support.nnt_harness import Match, make_config, started
 
 
 @pytest.mark.parametrize("value", [5, None, ["Q"], {"o": "Q"}])
@@ -85,8 +85,6 @@ def test_a_solution_token_that_is_no_sane_object_is_refused() -> None:
 
 
 def test_after_the_match_every_action_is_refused() -> None:
-    from nnt_harness import make_config
-
     m = started(make_config(rounds=1))
     m.rule(2, {"type": "end_round", "at": "2030-01-01T12:00:02Z", "reason": "x"})
     assert m.refused(3, "Alpha", "submit", object="Q").code == "match_finished"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nnt_harness import started
+from tests.support.nnt_harness import started
 
 
 def test_a_correct_claim_gains_the_accuser_1_and_removes_the_object() -> None:

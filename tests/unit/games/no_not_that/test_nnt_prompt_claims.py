@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from nnt_harness import Match, consonant_round, make_config, started
-
 from adjudicator.games.no_not_that import Phase
+from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 
 def pool_whz(m: Match) -> None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from nnt_harness import Match, at, consonant_round, make_config
-
 from adjudicator.games.no_not_that import Phase
 from adjudicator.kernel.canonical import iso
+from tests.support.nnt_harness import Match, at, consonant_round, make_config
 
 
 def started(config: dict[str, Any] | None = None) -> Match:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from nnt_harness import at, started
-
 from adjudicator.kernel.canonical import iso
+from tests.support.nnt_harness import at, started
 
 
 def test_a_missed_deadline_costs_a_net_and_gives_60_s_more() -> None:

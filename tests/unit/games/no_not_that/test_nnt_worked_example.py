@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from nnt_harness import Match
-
 from adjudicator.games.no_not_that import Phase
+from tests.support.nnt_harness import Match
 
 
 def test_worked_example_ends_the_round_alpha_4_beta_1() -> None:

@@ -1,0 +1,79 @@
+"""Zombego's fold: ``evolve`` applies one recorded event; outcomes are derived here.
+
+``evolve`` never raises on recorded history. A recorded move that the position no longer allows
+(say, a ruling undid an earlier move, so it is now the other seat's turn or the cell is taken)
+is folded as void, with the refusal code as its reason, and changes nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.games.zombego import notation
+from adjudicator.games.zombego.check import check
+from adjudicator.games.zombego.decide import hand_piece
+from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move
+from adjudicator.games.zombego.movegen import outcome
+from adjudicator.games.zombego.play import push
+from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
+from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.errors import DomainError, RuleViolation
+
+PLAY_TYPES = {"zombego.placed": PLACE, "zombego.zombie_placed": ZOMBIE, "zombego.moved": MOVE}
+
+
+def evolve(state: ZombegoState, fact: Fact) -> ZombegoState:
+    if fact.type in PLAY_TYPES:
+        return _played(state, fact)
+    if fact.type == "zombego.piece_dealt":
+        return _dealt(state, fact)
+    if fact.type == "ruling.declare_result":
+        declared = {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}
+        return replace(state, declared_result=declared)
+    return state
+
+
+def void(state: ZombegoState, seq: int, reason: str) -> ZombegoState:
+    return replace(state, voided=(*state.voided, (seq, reason)))
+
+
+def _dealt(state: ZombegoState, fact: Fact) -> ZombegoState:
+    try:
+        player = state.player_of(str(fact.payload["seat"]))
+        slot, value = int(fact.payload["slot"]), int(fact.payload["value"])
+        if state.opening.hands[player - 1][slot] >> 2 != value:
+            return void(state, fact.seq, "deal_mismatch")
+    except (KeyError, ValueError, IndexError, TypeError):
+        return void(state, fact.seq, "malformed")
+    return replace(state, dealt={**state.dealt, (player, value): fact.seq})
+
+
+def _played(state: ZombegoState, fact: Fact) -> ZombegoState:
+    try:
+        seat = str(fact.payload["seat"])
+        move = _recorded_move(state, fact, seat)
+        check(state.position, move)
+    except DomainError as refused:
+        return void(state, fact.seq, refused.code)
+    except (KeyError, ValueError, IndexError, TypeError):
+        return void(state, fact.seq, "malformed")
+    after = push(state.position, move)
+    record = PlyRecord(fact.seq, seat, after.ply, move, outcome(state.position, move), after.result)
+    return replace(state, position=after, plies=Plies(record, state.plies))
+
+
+def _recorded_move(state: ZombegoState, fact: Fact, seat: str) -> Move:
+    if state.declared_result is not None or state.position.result is not None:
+        raise RuleViolation("game_over", "the game is over")
+    player = state.player_of(seat)
+    if player != state.position.to_move:
+        raise RuleViolation("not_your_turn", "not this seat's turn")
+    kind, n, payload = PLAY_TYPES[fact.type], state.position.rules.board, fact.payload
+    if kind == MOVE:
+        return Move(MOVE, notation.cell(payload["from"], n), notation.cell(payload["to"], n))
+    _, value = hand_piece(
+        state.position, player, slot=int(payload["slot"]), value=None, zombie=kind == ZOMBIE
+    )
+    if "value" in payload and int(payload["value"]) != value:
+        raise RuleViolation("slot_mismatch", "the slot holds another piece now")
+    return Move(kind, value, notation.cell(payload["cell"], n))

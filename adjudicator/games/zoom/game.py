@@ -1,0 +1,56 @@
+"""Zoom as a :class:`~adjudicator.kernel.decider.Game`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from adjudicator.games.zoom import decide as rules
+from adjudicator.games.zoom import evolve as fold_rules
+from adjudicator.games.zoom import view as views
+from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, ZoomConfig
+from adjudicator.games.zoom.state import ZoomState
+from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+
+
+class ZoomGame:
+    name: ClassVar[str] = "zoom"
+    rules_version: ClassVar[str] = "zoom/1"
+    config_model: ClassVar[type[BaseModel]] = ZoomConfig
+    command_models: ClassVar[dict[str, type[BaseModel]]] = {
+        "start_round": StartRound,
+        "buzz": Buzz,
+        "declare_priority": DeclarePriority,
+    }
+
+    def initial(self, setup: Setup) -> ZoomState:
+        config = ZoomConfig.model_validate(setup.config)
+        return ZoomState(setup.seats, setup.advantage, config, setup.seed)
+
+    def decide(self, state: ZoomState, command: BaseModel, ctx: Context) -> list[Draft]:
+        return rules.decide(state, command, ctx)
+
+    def evolve(self, state: ZoomState, fact: Fact) -> ZoomState:
+        return fold_rules.evolve(state, fact)
+
+    def advance(self, state: ZoomState, now: datetime) -> ZoomState:
+        return fold_rules.advance(state, now)
+
+    def view(self, state: ZoomState, viewer: Viewer) -> dict[str, Any]:
+        return views.view(state, viewer)
+
+    def outcome(self, state: ZoomState, seq: int) -> dict[str, Any] | None:
+        for buzz in state.outcomes or ():
+            if buzz.seq == seq:
+                return views.buzz_view(buzz)
+            if buzz.seq < seq:
+                return None
+        return None
+
+    def result(self, state: ZoomState) -> dict[str, Any] | None:
+        return views.result(state)
+
+    def summary(self, state: ZoomState) -> dict[str, Any]:
+        return views.summary(state)

@@ -1,0 +1,141 @@
+"""Zoom's state: immutable values, replaced (never mutated) by ``evolve`` and ``advance``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from adjudicator.games.zoom.grid import Board
+from adjudicator.games.zoom.model import ZoomConfig
+
+LOCKOUT = timedelta(seconds=60)
+ROUND_CLOCK = timedelta(seconds=120)
+PRIORITY_WINDOW = timedelta(seconds=20)
+
+
+class Phase(StrEnum):
+    NOT_STARTED = "not_started"
+    IN_ROUND = "in_round"
+    BETWEEN_ROUNDS = "between_rounds"
+    FINISHED = "finished"
+
+
+class Verdict(StrEnum):
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    INELIGIBLE = "ineligible"
+
+
+@dataclass(frozen=True, slots=True)
+class PairOutcome:
+    target: str
+    at: str
+    verdict: Verdict
+    reason: str | None = None
+    amended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzOutcome:
+    seq: int
+    seat: str
+    at: datetime
+    round: int | None
+    pairs: tuple[PairOutcome, ...]
+
+    @property
+    def graded(self) -> bool:
+        return any(p.verdict is not Verdict.INELIGIBLE for p in self.pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    seat: str
+    at: str
+    when: datetime
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lockout:
+    seat: str
+    target: str
+    since: datetime
+    seq: int
+
+    @property
+    def until(self) -> datetime:
+        return self.since + LOCKOUT
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    number: int
+    started_at: datetime
+    board: Board
+    clock_from: datetime
+    found: Mapping[str, Found] = field(default_factory=dict)
+    lockouts: tuple[Lockout, ...] = ()
+    priority_holder: str | None = None
+
+    @property
+    def deadline(self) -> datetime:
+        return self.clock_from + ROUND_CLOCK
+
+    @property
+    def priority_until(self) -> datetime | None:
+        return self.started_at + PRIORITY_WINDOW if self.priority_holder else None
+
+    def locked(self, seat: str, target: str) -> bool:
+        return any(lo.seat == seat and lo.target == target for lo in self.lockouts)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    number: int
+    started_at: datetime
+    ended_at: datetime
+    end_reason: str
+    found: Mapping[str, Found]
+    void_targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """A cons list, newest first: O(1) to extend however long the match."""
+
+    head: BuzzOutcome
+    tail: Outcomes | None = None
+
+    def __iter__(self) -> Iterator[BuzzOutcome]:
+        node: Outcomes | None = self
+        while node is not None:
+            yield node.head
+            node = node.tail
+
+
+@dataclass(frozen=True, slots=True)
+class ZoomState:
+    seats: tuple[str, str]
+    advantage: str | None
+    config: ZoomConfig
+    seed: int | None
+    phase: Phase = Phase.NOT_STARTED
+    round: Round | None = None
+    played: tuple[RoundSummary, ...] = ()
+    scores: Mapping[str, int] = field(default_factory=dict)
+    priority_declared_by: str | None = None
+    priority_used: bool = False
+    outcomes: Outcomes | None = None
+    declared_result: Mapping[str, Any] | None = None
+
+    def opponent(self, seat: str) -> str:
+        return self.seats[1] if seat == self.seats[0] else self.seats[0]
+
+    @property
+    def next_round(self) -> int:
+        """The number of the round the host may start next (rounds are played in order)."""
+        return len(self.played) + 1

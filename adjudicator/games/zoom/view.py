@@ -1,0 +1,131 @@
+"""What a viewer sees of a Zoom match, and the derived result.
+
+Zoom hides nothing from players once a round starts; the seed of a generated match is the one
+secret (so nobody can compute future grids): the host sees it, auditors see it after close.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.games.zoom.coords import format_cell
+from adjudicator.games.zoom.grid import Board
+from adjudicator.games.zoom.state import (
+    BuzzOutcome,
+    Found,
+    Phase,
+    Round,
+    RoundSummary,
+    ZoomState,
+)
+from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import Viewer
+
+
+def result(state: ZoomState) -> dict[str, Any] | None:
+    """Winner and reason once the match is over (or a host ruling declared it)."""
+    if state.declared_result is not None:
+        return dict(state.declared_result)
+    if state.phase is not Phase.FINISHED:
+        return None
+    a, b = state.seats
+    score_a, score_b = state.scores.get(a, 0), state.scores.get(b, 0)
+    if score_a != score_b:
+        return {"winner": a if score_a > score_b else b, "reason": "points"}
+    if state.advantage is not None:
+        return {"winner": state.advantage, "reason": "advantage_tiebreak"}
+    return {"winner": None, "reason": "draw"}
+
+
+def summary(state: ZoomState) -> dict[str, Any]:
+    return {
+        "phase": state.phase.value,
+        "round": state.round.number if state.round else None,
+        "scores": {seat: state.scores.get(seat, 0) for seat in state.seats},
+        "result": result(state),
+    }
+
+
+def view(state: ZoomState, viewer: Viewer) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "phase": state.phase.value,
+        "seats": list(state.seats),
+        "advantage": state.advantage,
+        "scores": {seat: state.scores.get(seat, 0) for seat in state.seats},
+        "rounds_total": state.config.rounds,
+        "rounds_completed": len(state.played),
+        "next_round": state.next_round if state.phase is not Phase.IN_ROUND else None,
+        "priority": {
+            "declared_for_next_round": state.priority_declared_by,
+            "used": state.priority_used,
+        },
+        "round": _round(state.round) if state.round else None,
+        "played": [_summary(s) for s in state.played],
+        "buzzes": [buzz_view(b) for b in reversed(list(state.outcomes or ()))],
+        "result": result(state),
+    }
+    if viewer.sees_everything:
+        data["seed"] = state.seed
+    return data
+
+
+def _round(current: Round) -> dict[str, Any]:
+    return {
+        "number": current.number,
+        "started_at": iso(current.started_at),
+        "clock_deadline": iso(current.deadline),
+        "priority": {"holder": current.priority_holder, "until": iso(current.priority_until)}
+        if current.priority_holder and current.priority_until
+        else None,
+        "found": {label: _found(f) for label, f in sorted(current.found.items())},
+        "lockouts": [
+            {"seat": lo.seat, "target": lo.target, "since": iso(lo.since), "until": iso(lo.until)}
+            for lo in current.lockouts
+        ],
+        **board_view(current.board),
+    }
+
+
+def board_view(board: Board) -> dict[str, Any]:
+    return {
+        "grid": ["".join(r) if all(len(t) == 1 for t in r) else list(r) for r in board.grid],
+        "targets": {
+            label: ["".join(r) if all(len(t) == 1 for t in r) else list(r) for r in rows]
+            for label, rows in sorted(board.targets.items())
+        },
+        "size": {"rows": board.height, "columns": board.width, "last_cell": _last(board)},
+    }
+
+
+def _last(board: Board) -> str:
+    return format_cell(board.height - 1, board.width - 1)
+
+
+def _found(found: Found) -> dict[str, Any]:
+    return {"seat": found.seat, "at": found.at, "when": iso(found.when), "seq": found.seq}
+
+
+def _summary(summary: RoundSummary) -> dict[str, Any]:
+    return {
+        "number": summary.number,
+        "started_at": iso(summary.started_at),
+        "ended_at": iso(summary.ended_at),
+        "end_reason": summary.end_reason,
+        "found": {label: _found(f) for label, f in sorted(summary.found.items())},
+        "void_targets": list(summary.void_targets),
+    }
+
+
+def buzz_view(buzz: BuzzOutcome) -> dict[str, Any]:
+    return {
+        "seq": buzz.seq,
+        "seat": buzz.seat,
+        "when": iso(buzz.at),
+        "round": buzz.round,
+        "pairs": [
+            {"target": p.target, "at": p.at, "outcome": p.verdict.value}
+            | ({"reason": p.reason} if p.reason else {})
+            | ({"amended": True} if p.amended else {})
+            for p in buzz.pairs
+        ],
+    }

@@ -1,0 +1,75 @@
+"""The FastAPI app factory. Nothing is built at import time: ``create_app`` wires the store, the
+games and the clock, so tests build one app per test with their own database and frozen clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from adjudicator.kernel.decider import Game
+from adjudicator.registry import GAMES
+from api import errors, logs
+from api.limits import BodyLimit, PayloadTooLarge
+from api.routes import games, health, live, matches
+from api.service import MatchService
+from api.settings import Settings
+from api.tokens import new_token, token_hash
+from events import EventStore
+from events.migrate import upgrade
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Callable[[], datetime] = utc_now,
+    games_: Mapping[str, Game[Any]] | None = None,
+    store: EventStore | None = None,
+) -> FastAPI:
+    settings = settings or Settings()
+    logs.configure(settings.log_json, settings.log_level)
+    if store is None:
+        if settings.upgrade_on_start:
+            upgrade(settings.database_url)
+        store = EventStore.from_url(settings.database_url, clock=clock)
+    ensure_operator_token(store, settings.operator_token)
+    app = FastAPI(
+        title="Match adjudicator",
+        version="0.1.0",
+        description="Referee, record keeper and auditor for two-player competition games.",
+    )
+    app.state.service = MatchService(store, games_ or GAMES, clock)
+    app.state.settings = settings
+    errors.install(app)
+    app.add_exception_handler(PayloadTooLarge, _too_large)
+    app.middleware("http")(logs.bind_request)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    for router in (health.router, games.router, matches.router, live.router):
+        app.include_router(router)
+    return app
+
+
+async def _too_large(_: Request, __: Exception) -> JSONResponse:
+    body = errors.body("payload_too_large", "the request body is too large")
+    return JSONResponse(body, status_code=413)
+
+
+def ensure_operator_token(store: EventStore, configured: str | None) -> None:
+    """Register the configured operator token; with none configured and none stored, create one
+    and print it once (the embedded default is closed too)."""
+    if configured:
+        store.add_operator_token(token_hash(configured))
+        return
+    if store.operator_token_count() == 0:
+        token = new_token("op")
+        store.add_operator_token(token_hash(token))
+        structlog.get_logger("api").warning("operator_token_created", token=token)
+        print(f"\nOperator token (shown once, keep it): {token}\n", flush=True)

@@ -1,0 +1,88 @@
+"""Command line: ``serve``, ``db upgrade``, ``demo``.
+
+``serve`` runs on the embedded SQLite file by default (``./data/adjudicator.sqlite3``);
+set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from api.settings import Settings
+
+
+def ensure_sqlite_directory(url: str) -> None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.app import create_app
+
+    overrides = {"database_url": args.database_url} if args.database_url else {}
+    settings = Settings(**overrides)
+    ensure_sqlite_directory(settings.database_url)
+    app = create_app(settings)
+    host, port = args.host or settings.host, args.port or settings.port
+    print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {_safe(settings)}")
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    return 0
+
+
+def _safe(settings: Settings) -> str:
+    return make_url(settings.database_url).render_as_string(hide_password=True)
+
+
+def db_upgrade(args: argparse.Namespace) -> int:
+    from events.migrate import upgrade
+
+    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    ensure_sqlite_directory(settings.database_url)
+    upgrade(settings.database_url)
+    print(f"Database at {_safe(settings)} is up to date.")
+    return 0
+
+
+def demo(args: argparse.Namespace) -> int:
+    from api.demo import run_demo
+
+    return run_demo(rounds=args.rounds, seed=args.seed, database_url=args.database_url)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="adjudicator", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("serve", help="run the HTTP service")
+    run.add_argument("--host")
+    run.add_argument("--port", type=int)
+    run.add_argument("--database-url", help="overrides DATABASE_URL")
+    run.set_defaults(func=serve)
+    db = sub.add_parser("db", help="database tasks")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    up = db_sub.add_parser("upgrade", help="apply the schema migrations")
+    up.add_argument("--database-url", help="overrides DATABASE_URL")
+    up.set_defaults(func=db_upgrade)
+    show = sub.add_parser("demo", help="play a generated Zoom match through the real HTTP API")
+    show.add_argument("--rounds", type=int, default=11)
+    show.add_argument("--seed", type=int, default=2026)
+    show.add_argument("--database-url", help="default: a temporary SQLite file")
+    show.set_defaults(func=demo)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

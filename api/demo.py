@@ -1,0 +1,174 @@
+"""``adjudicator demo``: a complete generated Zoom match, played through the real HTTP API.
+
+A server is started on a free local port (temporary SQLite file unless a URL is given); the host
+enters the match as if refereeing it from a chat channel afterwards: every round start and every
+buzz is posted with its game time, some buzzes are wrong on purpose (lockouts), and the result
+table is printed from the service's own state.
+"""
+
+from __future__ import annotations
+
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from api.tokens import new_token
+
+
+def find(grid: list[Any], target: list[Any]) -> str:
+    """The coordinate of ``target``'s first occurrence in ``grid`` (what a sharp player posts)."""
+    from adjudicator.games.zoom.coords import format_cell
+
+    height, width = len(target), len(target[0])
+    for row in range(len(grid) - height + 1):
+        for col in range(len(grid[0]) - width + 1):
+            if all(
+                list(grid[row + i][col : col + width]) == list(target[i]) for i in range(height)
+            ):
+                return format_cell(row, col)
+    raise ValueError("target not in grid")
+
+
+class ZoomScript:
+    """Plays a Zoom match as the host entering posts with their game times."""
+
+    def __init__(
+        self,
+        client: httpx.Client,
+        operator: str,
+        seed: int,
+        rounds: int,
+        start: datetime | None = None,
+    ) -> None:
+        self.client, self.operator, self.seed, self.rounds = client, operator, seed, rounds
+        self.clock = start or datetime.now(UTC) - timedelta(hours=2)
+        self.match_id = ""
+        self.host = ""
+
+    def create(self) -> dict[str, Any]:
+        body = {
+            "game": "zoom",
+            "seats": ["alpha", "beta"],
+            "advantage": "beta",
+            "config": {"rounds": self.rounds},
+            "seed": self.seed,
+        }
+        made = self._ok(self.client.post("/matches", json=body, headers=self._auth(self.operator)))
+        self.match_id, self.host = made["match_id"], made["tokens"]["host"]
+        return made
+
+    def post(self, command: dict[str, Any], after: float) -> dict[str, Any]:
+        self.clock += timedelta(seconds=after)
+        body = {**command, "occurred_at": self.clock.isoformat()}
+        url = f"/matches/{self.match_id}/commands"
+        return self._ok(self.client.post(url, json=body, headers=self._auth(self.host)))
+
+    def state(self) -> dict[str, Any]:
+        url = f"/matches/{self.match_id}/state"
+        answer = self._ok(self.client.get(url, params={"at": self.clock.isoformat()}))
+        state: dict[str, Any] = answer["state"]
+        return state
+
+    def play(self) -> dict[str, Any]:
+        self.create()
+        for number in range(1, self.rounds + 1):
+            self.play_round(number)
+        return self.state()
+
+    def play_round(self, number: int) -> None:
+        self.post({"type": "start_round", "round": number}, after=30)
+        current = self.state()["round"]
+        labels = sorted(current["targets"])
+        for i, label in enumerate(labels):
+            seat = "alpha" if (i + number) % 3 else "beta"
+            answer = find(current["grid"], current["targets"][label])
+            if i == 1:  # a wrong buzz first: the seat is locked out, the other seat takes it
+                self.post(self._buzz(seat, label, "a1" if answer != "a1" else "b1"), after=4)
+                seat = "beta" if seat == "alpha" else "alpha"
+            if number % 4 == 0 and i == len(labels) - 1:
+                self.clock += timedelta(seconds=125)  # nobody finds it: the round clock ends it
+                return
+            self.post(self._buzz(seat, label, answer), after=7)
+
+    @staticmethod
+    def _buzz(seat: str, label: str, cell: str) -> dict[str, Any]:
+        return {"type": "buzz", "seat": seat, "pairs": [{"target": label, "at": cell}]}
+
+    @staticmethod
+    def _auth(token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
+
+    @staticmethod
+    def _ok(response: httpx.Response) -> dict[str, Any]:
+        if response.status_code >= 400:
+            raise RuntimeError(f"{response.status_code}: {response.text}")
+        data: dict[str, Any] = response.json()
+        return data
+
+
+def result_table(state: dict[str, Any]) -> str:
+    seats = state["seats"]
+    lines = [f"{'round':>5}  " + "  ".join(f"{s:>6}" for s in seats) + "  void  ended by"]
+    for played in state["played"]:
+        counts = [sum(f["seat"] == s for f in played["found"].values()) for s in seats]
+        void = ",".join(played["void_targets"]) or "-"
+        cells = "  ".join(f"{c:>6}" for c in counts)
+        lines.append(f"{played['number']:>5}  {cells}  {void:>4}  {played['end_reason']}")
+    totals = "  ".join(f"{state['scores'][s]:>6}" for s in seats)
+    lines.append(f"{'total':>5}  {totals}")
+    result = state["result"]
+    lines.append(f"result: winner={result['winner']} reason={result['reason']}")
+    return "\n".join(lines)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running_server(database_url: str, operator: str) -> Iterator[str]:
+    import uvicorn
+
+    from api.app import create_app
+    from api.settings import Settings
+
+    settings = Settings(database_url=database_url, operator_token=operator, log_level="warning")
+    port = _free_port()
+    config = uvicorn.Config(create_app(settings), port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def run_demo(rounds: int = 11, seed: int = 2026, database_url: str | None = None) -> int:
+    import logging
+
+    logging.getLogger("uvicorn").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = database_url or f"sqlite:///{Path(tmp) / 'demo.sqlite3'}"
+        operator = new_token("op")
+        with running_server(url, operator) as base, httpx.Client(base_url=base) as client:
+            script = ZoomScript(client, operator, seed, rounds)
+            state = script.play()
+            print(f"Zoom demo: match {script.match_id} at {base}, {rounds} rounds, seed {seed}")
+            print(result_table(state))
+    return 0

@@ -1,0 +1,103 @@
+"""The one table from errors to HTTP answers. Every error body is ``{code, message}`` (plus
+``details`` for validation errors); codes are stable and documented here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from events import (
+    DuplicateToken,
+    IdempotencyKeyReused,
+    InvalidEvent,
+    MatchClosed,
+    MatchExists,
+    StoreError,
+    UnknownMatch,
+    VersionConflict,
+)
+
+
+class ApiError(Exception):
+    """An error raised by the HTTP layer itself (authentication, size, parameters)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+STATUS: dict[type[Exception], int] = {
+    InvalidCommand: 422,
+    RuleViolation: 409,
+    NotPermitted: 403,
+    UnknownMatch: 404,
+    VersionConflict: 409,
+    MatchClosed: 409,
+    MatchExists: 409,
+    DuplicateToken: 409,
+    IdempotencyKeyReused: 422,
+    InvalidEvent: 422,
+}
+
+
+def status_of(error: Exception) -> int:
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            return STATUS[kind]
+    return 500
+
+
+def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        data["details"] = details
+    return data
+
+
+def _validation_details(error: ValidationError | RequestValidationError) -> list[dict[str, Any]]:
+    return [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        for e in error.errors()
+    ]
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api(_: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse(body(error.code, error.message), status_code=error.status)
+
+    @app.exception_handler(DomainError)
+    async def _domain(_: Request, error: DomainError) -> JSONResponse:
+        return JSONResponse(body(error.code, error.message), status_code=status_of(error))
+
+    @app.exception_handler(StoreError)
+    async def _store(_: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse(body(error.code, error.message), status_code=status_of(error))
+
+    @app.exception_handler(ValidationError)
+    async def _model(_: Request, error: ValidationError) -> JSONResponse:
+        details = _validation_details(error)
+        return JSONResponse(body("invalid_command", _first(details), details), status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
+        details = _validation_details(error)
+        return JSONResponse(body("invalid_request", _first(details), details), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return JSONResponse(body(code, str(error.detail)), status_code=error.status_code)
+
+
+def _first(details: list[dict[str, Any]]) -> str:
+    if not details:
+        return "the request is not valid"
+    where = ".".join(str(part) for part in details[0]["loc"])
+    return f"{where}: {details[0]['msg']}" if where else str(details[0]["msg"])

@@ -1,0 +1,24 @@
+"""The games the service referees, with their config and command schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from api.deps import Service
+
+router = APIRouter(tags=["games"])
+
+
+@router.get("/games")
+def list_games(service: Service) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "rules_version": game.rules_version,
+            "config_schema": game.config_model.model_json_schema(),
+            "commands": {k: m.model_json_schema() for k, m in game.command_models.items()},
+        }
+        for name, game in sorted(service.games.items())
+    ]

@@ -1,0 +1,28 @@
+"""Liveness and readiness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from api.deps import Service
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/health")
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/ready", response_model=None)
+def ready(service: Service) -> dict[str, Any] | JSONResponse:
+    try:
+        with service.store.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as error:
+        return JSONResponse({"code": "not_ready", "message": str(error)}, status_code=503)
+    return {"status": "ready"}

@@ -1,0 +1,67 @@
+"""Live updates as server-sent events.
+
+``GET /matches/{id}/stream`` sends every event after ``after_seq`` (or the ``Last-Event-ID`` a
+reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
+by seq, so however an update is delayed none is lost; any replica can serve any client, since
+each reads the shared store. The stream ends after the ``match.closed`` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from adjudicator.kernel.decider import Viewer
+from api.deps import MaybeGrant, Service
+from api.service import MatchService
+from projections.views import event_view
+
+router = APIRouter(tags=["live"])
+KEEP_ALIVE_SECONDS = 15.0
+
+
+@router.get("/matches/{match_id}/stream", response_class=StreamingResponse)
+async def stream(
+    request: Request,
+    service: Service,
+    match_id: str,
+    grant: MaybeGrant,
+    after_seq: Annotated[int, Query(ge=0)] = 0,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    match = await run_in_threadpool(service.match, match_id)
+    start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after_seq
+    poll = request.app.state.settings.stream_poll_seconds
+    feed = _feed(request, service, match_id, service.viewer(match, grant), start, poll)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
+
+
+async def _feed(
+    request: Request,
+    service: MatchService,
+    match_id: str,
+    viewer: Viewer,
+    seq: int,
+    poll: float,
+) -> AsyncIterator[str]:
+    idle = 0.0
+    while not await request.is_disconnected():
+        batch = await run_in_threadpool(service.events, match_id, None, seq)
+        for event in batch:
+            data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+            yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
+            seq = event.seq
+            if event.type == "match.closed":
+                return
+        idle = 0.0 if batch else idle + poll
+        if idle >= KEEP_ALIVE_SECONDS:
+            idle = 0.0
+            yield ": keep-alive\n\n"
+        await asyncio.sleep(poll)

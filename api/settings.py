@@ -1,0 +1,29 @@
+"""The service's one settings class, read from the environment (prefix ``ADJUDICATOR_``, plus
+the conventional ``DATABASE_URL``)."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///data/adjudicator.sqlite3"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ADJUDICATOR_", extra="ignore")
+
+    database_url: str = Field(
+        DEFAULT_DATABASE_URL,
+        validation_alias=AliasChoices("DATABASE_URL", "ADJUDICATOR_DATABASE_URL"),
+        description="SQLAlchemy URL; the embedded default is a SQLite file under ./data",
+    )
+    operator_token: str | None = Field(
+        None, description="token that may create matches; generated on first start when unset"
+    )
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_body_bytes: int = Field(256 * 1024, description="larger request bodies are refused (413)")
+    log_json: bool | None = Field(None, description="JSON logs; default: JSON unless on a TTY")
+    log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
+    upgrade_on_start: bool = True
+    stream_poll_seconds: float = Field(0.5, gt=0, le=10, description="live stream re-read interval")

@@ -1,0 +1,125 @@
+"""The append path, as functions of an open write transaction.
+
+Lock order is always the match row (the conditional UPDATE of ``last_seq``), then the single
+``positions`` row; holding the counter lock until commit makes global positions gap-free and
+assigned in commit order, so a reader tailing ``position > n`` never skips a late commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from sqlalchemy import Connection, insert, select, update
+
+from adjudicator.kernel.canonical import commitment
+from events.envelope import GENESIS_HASH, NewEvent, StoredEvent, hash_of
+from events.errors import MatchClosed, UnknownMatch, VersionConflict
+from events.rows import rows_of
+from events.tables import events, matches, positions
+
+
+def append_batch(
+    conn: Connection,
+    match_id: str,
+    expected_seq: int,
+    batch: Sequence[NewEvent],
+    *,
+    now: datetime,
+    idempotency_key: str | None,
+    request_digest: str | None,
+    allow_closed: bool,
+) -> list[StoredEvent]:
+    claim_seqs(conn, match_id, expected_seq, len(batch), allow_closed)
+    prev_hash, prev_recorded_at = stream_tail(conn, match_id, expected_seq)
+    recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
+    first_position = claim_positions(conn, len(batch))
+    stored: list[StoredEvent] = []
+    for index, new in enumerate(batch):
+        key = idempotency_key if index == 0 else None
+        seq, position = expected_seq + 1 + index, first_position + index
+        event = seal(new, match_id, seq, position, recorded_at, key, prev_hash)
+        stored.append(event)
+        prev_hash = event.hash
+    conn.execute(insert(events), rows_of(stored, request_digest))
+    return stored
+
+
+def claim_seqs(
+    conn: Connection, match_id: str, expected: int, count: int, allow_closed: bool
+) -> None:
+    """Move ``last_seq`` from ``expected`` to ``expected + count``, or explain the refusal."""
+    query = (
+        update(matches)
+        .where(matches.c.match_id == match_id, matches.c.last_seq == expected)
+        .values(last_seq=expected + count)
+    )
+    if not allow_closed:
+        query = query.where(matches.c.status == "open")
+    if conn.execute(query).rowcount != 1:
+        raise refusal(conn, match_id, expected, allow_closed)
+
+
+def refusal(conn: Connection, match_id: str, expected: int, allow_closed: bool) -> Exception:
+    query = select(matches.c.status, matches.c.last_seq).where(matches.c.match_id == match_id)
+    row = conn.execute(query).first()
+    if row is None:
+        return UnknownMatch(match_id)
+    if row.status == "closed" and not allow_closed:
+        return MatchClosed(match_id)
+    return VersionConflict(expected, row.last_seq)
+
+
+def stream_tail(conn: Connection, match_id: str, seq: int) -> tuple[str, datetime | None]:
+    """Hash and record time of event ``seq`` (the genesis hash before the first event)."""
+    if seq == 0:
+        return GENESIS_HASH, None
+    query = select(events.c.hash, events.c.recorded_at).where(
+        events.c.match_id == match_id, events.c.seq == seq
+    )
+    row = conn.execute(query).one()
+    return row.hash, row.recorded_at
+
+
+def claim_positions(conn: Connection, count: int) -> int:
+    """Reserve ``count`` global positions; returns the first. Locks the counter until commit."""
+    query = (
+        update(positions)
+        .where(positions.c.id == 1)
+        .values(last=positions.c.last + count)
+        .returning(positions.c.last)
+    )
+    last: int = conn.execute(query).scalar_one()
+    return last - count + 1
+
+
+def seal(
+    new: NewEvent,
+    match_id: str,
+    seq: int,
+    position: int,
+    recorded_at: datetime,
+    idempotency_key: str | None,
+    prev_hash: str,
+) -> StoredEvent:
+    """The stored form of ``new``: salted commitment when private, then the chained hash."""
+    salt = None if new.private_to is None else secrets.token_hex(16)
+    draft = StoredEvent(
+        match_id=match_id,
+        seq=seq,
+        position=position,
+        type=new.type,
+        actor=new.actor,
+        occurred_at=new.occurred_at,
+        recorded_at=recorded_at,
+        payload=new.payload,
+        private_to=new.private_to,
+        salt=salt,
+        commitment=None if salt is None else commitment(salt, new.payload),
+        idempotency_key=idempotency_key,
+        prev_hash=prev_hash,
+        hash="",
+    )
+    return replace(draft, hash=hash_of(draft))

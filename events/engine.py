@@ -1,0 +1,51 @@
+"""Engines for the store: SQLite (embedded default) and PostgreSQL through psycopg 3.
+
+SQLite: WAL, a 30 s busy timeout, foreign keys on, and ``BEGIN IMMEDIATE`` for connections
+marked as writers (``conn.execution_options(store_write=True)``) so writers queue up instead of
+failing on a lock upgrade; readers use a plain deferred ``BEGIN``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+
+WRITE = "store_write"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def normalise_url(url: str | URL) -> URL:
+    """``postgresql://`` means psycopg 3 here, never psycopg2."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        return parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def make_engine(url: str | URL) -> Engine:
+    parsed = normalise_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(parsed)
+    return create_engine(parsed, pool_size=5, max_overflow=10, pool_pre_ping=True)
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    connect_args = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
+    engine = create_engine(url, connect_args=connect_args)
+    event.listen(engine, "connect", _on_sqlite_connect)
+    event.listen(engine, "begin", _on_sqlite_begin)
+    return engine
+
+
+def _on_sqlite_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # the "begin" hook below issues BEGIN itself
+    for pragma in ("journal_mode=WAL", f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON"):
+        dbapi_connection.execute(f"PRAGMA {pragma}").close()
+
+
+def _on_sqlite_begin(connection: Connection) -> None:
+    writer = connection.get_execution_options().get(WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")

@@ -1,0 +1,37 @@
+"""Plain records the store hands back for matches and tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal, NamedTuple
+
+Role = Literal["host", "seat", "auditor"]
+MatchStatus = Literal["open", "closed"]
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    """A bearer token as stored: only its hash. ``seat`` is set exactly for the seat role."""
+
+    role: Role
+    token_hash: str
+    seat: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    match_id: str
+    game: str
+    rules_version: str
+    status: MatchStatus
+    created_at: datetime
+    setup: dict[str, Any]
+    last_seq: int
+    closed_at: datetime | None
+
+
+class TokenGrant(NamedTuple):
+    match_id: str
+    role: Role
+    seat: str | None

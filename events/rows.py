@@ -1,0 +1,105 @@
+"""Reading events: row mapping and the read queries, as functions of an open connection."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, Select, select
+
+from events.envelope import StoredEvent
+from events.tables import events
+
+
+def to_stored(row: Row[Any]) -> StoredEvent:
+    private_to = row.private_to
+    return StoredEvent(
+        match_id=row.match_id,
+        seq=row.seq,
+        position=row.position,
+        type=row.type,
+        actor=row.actor,
+        occurred_at=row.occurred_at,
+        recorded_at=row.recorded_at,
+        payload=row.payload,
+        private_to=None if private_to is None else tuple(private_to),
+        salt=row.salt,
+        commitment=row.commitment,
+        idempotency_key=row.idempotency_key,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
+    return [to_stored(row) for row in conn.execute(query)]
+
+
+def read_stream(
+    conn: Connection,
+    match_id: str,
+    to_seq: int | None,
+    recorded_by: datetime | None,
+    after_seq: int = 0,
+) -> list[StoredEvent]:
+    query = select(events).where(events.c.match_id == match_id)
+    if after_seq:
+        query = query.where(events.c.seq > after_seq)
+    if to_seq is not None:
+        query = query.where(events.c.seq <= to_seq)
+    if recorded_by is not None:
+        query = query.where(events.c.recorded_at <= recorded_by)
+    return _all(conn, query.order_by(events.c.seq))
+
+
+def read_after(conn: Connection, position: int, limit: int) -> list[StoredEvent]:
+    query = select(events).where(events.c.position > position)
+    return _all(conn, query.order_by(events.c.position).limit(limit))
+
+
+def find_keyed_batch(
+    conn: Connection, match_id: str, key: str
+) -> tuple[list[StoredEvent], str | None]:
+    """The batch first stored under ``key`` and the digest of its request ([] if none)."""
+    keyed = (events.c.match_id == match_id) & (events.c.idempotency_key == key)
+    head = conn.execute(
+        select(events.c.seq, events.c.batch_size, events.c.request_digest).where(keyed)
+    ).first()
+    if head is None:
+        return [], None
+    last = head.seq + (head.batch_size or 1) - 1
+    query = select(events).where(
+        events.c.match_id == match_id, events.c.seq.between(head.seq, last)
+    )
+    return _all(conn, query.order_by(events.c.seq)), head.request_digest
+
+
+def rows_of(stored: Sequence[StoredEvent], request_digest: str | None) -> list[dict[str, Any]]:
+    """Insertable rows; the first event of the batch carries the digest and the batch size."""
+    return [
+        {
+            **{field: getattr(event, field) for field in _COLUMNS},
+            "private_to": None if event.private_to is None else list(event.private_to),
+            "request_digest": request_digest if index == 0 else None,
+            "batch_size": len(stored) if index == 0 else None,
+        }
+        for index, event in enumerate(stored)
+    ]
+
+
+_COLUMNS = (
+    "match_id",
+    "seq",
+    "position",
+    "type",
+    "actor",
+    "occurred_at",
+    "recorded_at",
+    "payload",
+    "salt",
+    "commitment",
+    "idempotency_key",
+    "prev_hash",
+    "hash",
+)

@@ -1,0 +1,253 @@
+"""EventStore: the one entry point to the store, on SQLite or PostgreSQL (SQLAlchemy Core)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any, NoReturn
+
+from sqlalchemy import Connection, Engine, insert
+from sqlalchemy.exc import IntegrityError
+
+from events import matches as match_queries
+from events import rows
+from events.appending import append_batch
+from events.engine import WRITE, make_engine
+from events.envelope import NewEvent, StoredEvent
+from events.errors import (
+    DuplicateToken,
+    IdempotencyKeyReused,
+    IdempotentReplay,
+    InvalidEvent,
+    MatchExists,
+    UnknownMatch,
+    VersionConflict,
+)
+from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
+from events.tables import operator_tokens
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class EventStore:
+    def __init__(self, engine: Engine, clock: Clock | None = None) -> None:
+        self.engine = engine
+        self._clock = clock or utc_now
+
+    @classmethod
+    def from_url(cls, url: str, clock: Clock | None = None) -> EventStore:
+        return cls(make_engine(url), clock)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _reader(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def _writer(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            conn.execution_options(**{WRITE: True})
+            with conn.begin():
+                yield conn
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        if now.tzinfo is None:
+            raise ValueError("the store's clock must return aware datetimes")
+        return now.astimezone(UTC)
+
+    # matches and tokens
+
+    def create_match(
+        self,
+        match_id: str,
+        game: str,
+        rules_version: str,
+        setup: dict[str, Any],
+        tokens: Sequence[TokenRecord],
+        created_at: datetime,
+        first_events: Sequence[NewEvent] = (),
+    ) -> MatchRecord:
+        """Create the match, its tokens and its ``first_events`` in one transaction."""
+        match_queries.check_tokens(tokens)
+        if first_events:
+            check_batch(first_events)
+        record = MatchRecord(match_id, game, rules_version, "open", created_at, setup, 0, None)
+        try:
+            with self._writer() as conn:
+                match_queries.insert_match(conn, record, tokens)
+                if first_events:
+                    append_batch(
+                        conn,
+                        match_id,
+                        0,
+                        first_events,
+                        now=self._now(),
+                        idempotency_key=None,
+                        request_digest=None,
+                        allow_closed=False,
+                    )
+        except IntegrityError as error:
+            if self.get_match(match_id) is not None:
+                raise MatchExists(match_id) from error
+            raise DuplicateToken() from error
+        return replace(record, last_seq=len(first_events))
+
+    def get_match(self, match_id: str) -> MatchRecord | None:
+        with self._reader() as conn:
+            return match_queries.get_match(conn, match_id)
+
+    def list_matches(
+        self,
+        game: str | None = None,
+        status: MatchStatus | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[MatchRecord]:
+        with self._reader() as conn:
+            return match_queries.list_matches(conn, game, status, limit, offset)
+
+    def close_match(self, match_id: str, closed_at: datetime) -> MatchRecord:
+        with self._writer() as conn:
+            return match_queries.close_match(conn, match_id, closed_at)
+
+    def match_for_token(self, token_hash: str) -> TokenGrant | None:
+        with self._reader() as conn:
+            return match_queries.match_for_token(conn, token_hash)
+
+    def add_operator_token(self, token_hash: str) -> None:
+        """Store an operator token's hash; adding one that exists already is a no-op."""
+        if self.has_operator_token(token_hash):
+            return
+        try:
+            with self._writer() as conn:
+                row = {"token_hash": token_hash, "created_at": self._now()}
+                conn.execute(insert(operator_tokens).values(row))
+        except IntegrityError:
+            if not self.has_operator_token(token_hash):
+                raise
+
+    def has_operator_token(self, token_hash: str) -> bool:
+        with self._reader() as conn:
+            return match_queries.has_operator_token(conn, token_hash)
+
+    def operator_token_count(self) -> int:
+        with self._reader() as conn:
+            return match_queries.operator_token_count(conn)
+
+    # events
+
+    def append(
+        self,
+        match_id: str,
+        expected_seq: int,
+        events: Sequence[NewEvent],
+        *,
+        idempotency_key: str | None = None,
+        request_digest: str | None = None,
+        allow_closed: bool = False,
+    ) -> list[StoredEvent]:
+        """Append ``events`` atomically after seq ``expected_seq``.
+
+        Raises VersionConflict, UnknownMatch, MatchClosed (unless ``allow_closed``, for the
+        reveals recorded at close), IdempotentReplay (same key, same digest: carries the batch
+        stored the first time) or IdempotencyKeyReused (same key, different digest).
+        """
+        check_batch(events)
+        try:
+            with self._writer() as conn:
+                if idempotency_key is not None:
+                    self._refuse_replay(conn, match_id, idempotency_key, request_digest)
+                return append_batch(
+                    conn,
+                    match_id,
+                    expected_seq,
+                    events,
+                    now=self._now(),
+                    idempotency_key=idempotency_key,
+                    request_digest=request_digest,
+                    allow_closed=allow_closed,
+                )
+        except (VersionConflict, IntegrityError) as error:
+            self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
+
+    def _explain_failure(
+        self,
+        error: Exception,
+        match_id: str,
+        expected_seq: int,
+        key: str | None,
+        digest: str | None,
+    ) -> NoReturn:
+        """A lost race: maybe the same request won it (replay); otherwise a version conflict."""
+        if key is not None:
+            with self._reader() as conn:
+                self._refuse_replay(conn, match_id, key, digest)
+        if isinstance(error, VersionConflict):
+            raise error
+        actual = self.last_seq(match_id)
+        if actual != expected_seq:
+            raise VersionConflict(expected_seq, actual) from error
+        raise error
+
+    @staticmethod
+    def _refuse_replay(conn: Connection, match_id: str, key: str, digest: str | None) -> None:
+        batch, stored_digest = rows.find_keyed_batch(conn, match_id, key)
+        if not batch:
+            return
+        if stored_digest != digest:
+            raise IdempotencyKeyReused(key)
+        raise IdempotentReplay(batch)
+
+    def read(
+        self,
+        match_id: str,
+        *,
+        to_seq: int | None = None,
+        recorded_by: datetime | None = None,
+        after_seq: int = 0,
+    ) -> list[StoredEvent]:
+        """The match's events in seq order, after ``after_seq``, up to ``to_seq`` and recorded
+        at or before ``recorded_by``. An unknown match reads as empty."""
+        with self._reader() as conn:
+            return rows.read_stream(conn, match_id, to_seq, recorded_by, after_seq)
+
+    def read_after(self, position: int, limit: int = 1000) -> list[StoredEvent]:
+        """Events of every match with a global position above ``position``, in order."""
+        with self._reader() as conn:
+            return rows.read_after(conn, position, limit)
+
+    def check_idempotent(self, match_id: str, key: str, digest: str | None) -> None:
+        """Before deciding a keyed request: raise ``IdempotentReplay`` (same request seen before)
+        or ``IdempotencyKeyReused`` (another request used the key); return when the key is new."""
+        with self._reader() as conn:
+            self._refuse_replay(conn, match_id, key, digest)
+
+    def find_idempotent(self, match_id: str, key: str) -> list[StoredEvent]:
+        with self._reader() as conn:
+            return rows.find_keyed_batch(conn, match_id, key)[0]
+
+    def last_seq(self, match_id: str) -> int:
+        match = self.get_match(match_id)
+        if match is None:
+            raise UnknownMatch(match_id)
+        return match.last_seq
+
+
+def check_batch(batch: Sequence[NewEvent]) -> None:
+    if not batch:
+        raise InvalidEvent("an append needs at least one event")
+    for event in batch:
+        if event.occurred_at.tzinfo is None:
+            raise InvalidEvent("occurred_at must carry a time zone")
+        if not isinstance(event.payload, dict):
+            raise InvalidEvent("a payload is a JSON object")

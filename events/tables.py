@@ -1,0 +1,89 @@
+"""The store's schema as SQLAlchemy Core tables. Alembic migrations create it; this module is
+the reference the queries are written against."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+from events.sqltypes import UTCDateTime, json_column
+
+metadata = MetaData()
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("match_id", String(36), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("rules_version", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("setup", json_column(), nullable=False),
+    Column("last_seq", Integer, nullable=False),
+    Column("closed_at", UTCDateTime(), nullable=True),
+    CheckConstraint("status IN ('open', 'closed')", name="ck_matches_status"),
+    CheckConstraint("last_seq >= 0", name="ck_matches_last_seq"),
+)
+Index("ix_matches_game_status", matches.c.game, matches.c.status)
+
+match_tokens = Table(
+    "match_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("match_id", String(36), ForeignKey("matches.match_id"), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("seat", String(64), nullable=True),
+    CheckConstraint("role IN ('host', 'seat', 'auditor')", name="ck_match_tokens_role"),
+)
+Index("ix_match_tokens_match_id", match_tokens.c.match_id)
+
+operator_tokens = Table(
+    "operator_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("match_id", String(36), ForeignKey("matches.match_id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("position", BigInteger, nullable=False),
+    Column("type", String(128), nullable=False),
+    Column("actor", String(128), nullable=False),
+    Column("occurred_at", UTCDateTime(), nullable=False),
+    Column("recorded_at", UTCDateTime(), nullable=False),
+    Column("payload", json_column(), nullable=False),
+    Column("private_to", json_column(), nullable=True),
+    Column("salt", String(64), nullable=True),
+    Column("commitment", String(64), nullable=True),
+    Column("idempotency_key", String(255), nullable=True),
+    Column("request_digest", String(128), nullable=True),
+    Column("batch_size", Integer, nullable=True),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    PrimaryKeyConstraint("match_id", "seq", name="pk_events"),
+    UniqueConstraint("position", name="uq_events_position"),
+    UniqueConstraint("match_id", "idempotency_key", name="uq_events_idempotency_key"),
+    CheckConstraint("seq >= 1", name="ck_events_seq"),
+)
+
+positions = Table(
+    "positions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("last", BigInteger, nullable=False),
+    CheckConstraint("id = 1", name="ck_positions_single_row"),
+)

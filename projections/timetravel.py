@@ -1,0 +1,98 @@
+"""Time travel for auditors: what a ruling changed (a diff between two record times) and how a
+match unfolded over game time (a timeline a client can plot)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from adjudicator import rulings
+from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import Game, Viewer
+from adjudicator.kernel.fold import Running, timeline
+from events import MatchRecord, StoredEvent
+from projections.facts import setup_of, to_facts
+
+
+def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
+    """Every leaf that differs, as ``{path, before, after}``. Lists of records that carry a
+    ``seq`` are matched by seq (``buzzes[seq=12].pairs[0].outcome``), other lists by index."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return [
+            change
+            for key in sorted(set(before) | set(after), key=str)
+            for change in diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
+        ]
+    if isinstance(before, list) and isinstance(after, list):
+        return _diff_lists(before, after, path)
+    return [] if before == after else [{"path": path, "before": before, "after": after}]
+
+
+def _diff_lists(before: list[Any], after: list[Any], path: str) -> list[dict[str, Any]]:
+    if _by_seq(before) and _by_seq(after):
+        old = {item["seq"]: item for item in before}
+        new = {item["seq"]: item for item in after}
+        return [
+            change
+            for seq in sorted(set(old) | set(new))
+            for change in diff(old.get(seq), new.get(seq), f"{path}[seq={seq}]")
+        ]
+    width = max(len(before), len(after))
+    return [
+        change
+        for i in range(width)
+        for change in diff(_at(before, i), _at(after, i), f"{path}[{i}]")
+    ]
+
+
+def _by_seq(items: list[Any]) -> bool:
+    return all(isinstance(item, dict) and "seq" in item for item in items)
+
+
+def _at(items: list[Any], index: int) -> Any:
+    return items[index] if index < len(items) else None
+
+
+def rulings_between(
+    events: Sequence[StoredEvent], since: datetime, until: datetime | None
+) -> list[dict[str, Any]]:
+    """The rulings recorded after ``since`` and by ``until``: what explains a diff."""
+    return [
+        {"seq": e.seq, "type": e.type, "recorded_at": iso(e.recorded_at), "payload": e.payload}
+        for e in events
+        if rulings.is_ruling(e.type)
+        and e.recorded_at > since
+        and (until is None or e.recorded_at <= until)
+    ]
+
+
+def match_timeline(
+    game: Game[Any], match: MatchRecord, events: Sequence[StoredEvent], viewer: Viewer
+) -> list[dict[str, Any]]:
+    """One point per fact that acted on the game, in game-time order: when, what, its outcome
+    and the summary (scores, phase, result) right after it. The outcome of a private event is
+    shown only to a viewer who may see that event."""
+    hidden = {
+        e.seq
+        for e in events
+        if e.private_to is not None and not viewer.may_see_private(e.private_to)
+    }
+    facts = to_facts(events)
+    running = Running.start(game, setup_of(match), [])
+    effects = rulings.resolve(facts)
+    running = Running(running.state, effects, 0, None, None)
+    points: list[dict[str, Any]] = []
+    for fact in timeline(facts, effects):
+        running = running.extend(game, [fact])
+        points.append(
+            {
+                "seq": fact.seq,
+                "at": iso(fact.at),
+                "type": fact.type,
+                "actor": fact.actor,
+                "outcome": None if fact.seq in hidden else game.outcome(running.state, fact.seq),
+                "summary": game.summary(running.state),
+            }
+        )
+    return points

@@ -1,0 +1,53 @@
+"""First start (operator token), JSON logs with request and match ids, the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.cli import main
+from api.settings import Settings
+from tests.api.conftest import Api
+from tests.api.test_zoom_over_http import supplied_match
+
+
+def test_a_first_start_without_a_configured_token_creates_one_and_prints_it_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    create_app(Settings(database_url=url, log_level="error")).state.service.store.dispose()
+    printed = capsys.readouterr().out
+    token = printed.split("keep it): ")[1].split()[0]
+    app = create_app(Settings(database_url=url, log_level="error"))
+    assert "Operator token" not in capsys.readouterr().out
+    with TestClient(app) as client:
+        body = {"game": "zoom", "seats": ["a", "b"]}
+        made = client.post("/matches", json=body, headers={"Authorization": f"Bearer {token}"})
+        assert made.status_code == 201
+        assert client.post("/matches", json=body).status_code == 401
+    app.state.service.store.dispose()
+
+
+def test_the_request_id_comes_back_and_log_lines_carry_it(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api import logs
+
+    logs.configure(json=True, level="info")
+    supplied_match(api)
+    response = api.client.get(f"/matches/{api.match_id}", headers={"X-Request-ID": "req-42"})
+    assert response.headers["x-request-id"] == "req-42"
+    lines = [json.loads(x) for x in capsys.readouterr().err.splitlines() if x.startswith("{")]
+    mine = [x for x in lines if x.get("request_id") == "req-42"]
+    assert mine and all(x["match_id"] == api.match_id for x in mine)
+
+
+def test_db_upgrade_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'sub' / 'cli.sqlite3'}"
+    assert main(["db", "upgrade", "--database-url", url]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert (tmp_path / "sub" / "cli.sqlite3").exists()

@@ -1,0 +1,148 @@
+"""Shared fixtures: a migrated database per test, on SQLite and on PostgreSQL.
+
+PostgreSQL comes from ``DATABASE_URL`` (a fresh database is created on that server), else from
+testcontainers when a Docker engine answers. With neither, the PostgreSQL tests are skipped,
+except under CI (env ``CI`` set), where that is a failure: CI never silently skips them.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import URL
+from sqlalchemy.pool import NullPool
+
+from events.engine import normalise_url
+from events.migrate import upgrade
+from events.store import EventStore
+from tests.store.support import ManualClock
+
+NO_POSTGRES = (
+    "PostgreSQL tests need DATABASE_URL (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)"
+    " or a Docker engine for testcontainers"
+)
+
+
+def _docker_answers() -> bool:
+    if not (os.environ.get("DOCKER_HOST") or Path("/var/run/docker.sock").exists()):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a failed probe leaves sockets for the collector
+        try:
+            import docker
+
+            client = docker.from_env(timeout=3)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except Exception:
+            return False
+        finally:
+            gc.collect()
+
+
+def _server_url(stack: ExitStack) -> URL:
+    if os.environ.get("DATABASE_URL"):
+        return normalise_url(os.environ["DATABASE_URL"])
+    if _docker_answers():
+        from testcontainers.postgres import PostgresContainer
+
+        container = stack.enter_context(PostgresContainer("postgres:16-alpine", driver="psycopg"))
+        return normalise_url(container.get_connection_url())
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the PostgreSQL tests: {NO_POSTGRES}")
+    pytest.skip(NO_POSTGRES)
+
+
+def _url_text(url: URL) -> str:
+    return url.render_as_string(hide_password=False)
+
+
+def _drop(admin: Engine, name: str) -> None:
+    with admin.connect() as conn:
+        conn.execute(
+            text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = :name AND pid <> pg_backend_pid()"
+            ),
+            {"name": name},
+        )
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+RESET = (
+    "ALTER TABLE events DISABLE TRIGGER events_no_truncate",
+    "TRUNCATE events, match_tokens, operator_tokens, matches",
+    "ALTER TABLE events ENABLE TRIGGER events_no_truncate",
+    "UPDATE positions SET last = 0",
+)
+
+
+class PostgresDatabase:
+    """The session's migrated database; ``reset`` empties it (in one transaction) for a test."""
+
+    def __init__(self, url: URL) -> None:
+        self.url = _url_text(url)
+        self._engine = create_engine(url, poolclass=NullPool)
+
+    def reset(self) -> None:
+        with self._engine.begin() as conn:
+            for statement in RESET:
+                conn.exec_driver_sql(statement)
+
+    def dispose(self) -> None:
+        self._engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[PostgresDatabase]:
+    """A fresh, uniquely named, migrated database on the server, dropped at session end."""
+    with ExitStack() as stack:
+        server = _server_url(stack)
+        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        name = f"adj_test_{uuid4().hex[:16]}"
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        database = PostgresDatabase(server.set(database=name))
+        try:
+            upgrade(database.url)
+            yield database
+        finally:
+            database.dispose()
+            _drop(admin, name)
+            admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated database, empty at the start of the test."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+        upgrade(url)
+        yield url
+        return
+    database: PostgresDatabase = request.getfixturevalue("postgres_database")
+    database.reset()
+    yield database.url
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2024, 5, 1, 12, 0, 0, 123456, tzinfo=UTC))
+
+
+@pytest.fixture
+def store(database_url: str, clock: ManualClock) -> Iterator[EventStore]:
+    store = EventStore.from_url(database_url, clock=clock)
+    yield store
+    store.dispose()

@@ -1,0 +1,164 @@
+"""Appending: order, optimistic concurrency, atomic batches, closed matches, record time."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from events import (
+    DuplicateToken,
+    EventStore,
+    InvalidEvent,
+    MatchClosed,
+    NewEvent,
+    TokenRecord,
+    UnknownMatch,
+    VersionConflict,
+)
+from events.rows import rows_of
+from tests.store.support import GAME_TIME, ManualClock, event, new_match
+
+
+def test_events_get_gap_free_seqs_in_append_order(store: EventStore) -> None:
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1), event(2)])
+    store.append(match_id, 2, [event(3)])
+
+    stored = store.read(match_id)
+
+    assert [e.seq for e in stored] == [1, 2, 3]
+    assert [e.payload["n"] for e in stored] == [1, 2, 3]
+    assert store.last_seq(match_id) == 3
+
+
+def test_a_stale_expected_seq_is_a_version_conflict_that_changes_nothing(
+    store: EventStore,
+) -> None:
+    match_id = new_match(store)
+    first = store.append(match_id, 0, [event(1)])
+
+    with pytest.raises(VersionConflict) as conflict:
+        store.append(match_id, 0, [event(2)])
+
+    assert (conflict.value.expected, conflict.value.actual) == (0, 1)
+    assert conflict.value.code == "version_conflict"
+    assert store.read(match_id) == first
+    assert store.read_after(0) == first
+
+
+def test_an_expected_seq_ahead_of_the_stream_is_refused_too(store: EventStore) -> None:
+    match_id = new_match(store)
+
+    with pytest.raises(VersionConflict):
+        store.append(match_id, 5, [event(1)])
+
+    assert store.read(match_id) == []
+
+
+def test_a_batch_failing_in_the_database_leaves_nothing(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = new_match(store)
+
+    def broken_last_row(*args: Any) -> list[dict[str, Any]]:
+        rows = rows_of(*args)
+        rows[-1]["hash"] = None  # NOT NULL: the database refuses the third insert
+        return rows
+
+    monkeypatch.setattr("events.appending.rows_of", broken_last_row)
+    with pytest.raises(IntegrityError):
+        store.append(match_id, 0, [event(1), event(2), event(3)])
+    monkeypatch.undo()
+
+    assert store.read(match_id) == []
+    assert store.last_seq(match_id) == 0
+    assert [e.position for e in store.append(match_id, 0, [event(4)])] == [1]
+
+
+def test_a_batch_failing_before_insert_leaves_nothing(store: EventStore) -> None:
+    match_id = new_match(store)
+    unhashable = NewEvent("zoom.buzzed", "host", GAME_TIME, {"x": object()})
+
+    with pytest.raises(TypeError):
+        store.append(match_id, 0, [event(1), unhashable])
+
+    assert store.read(match_id) == []
+    assert store.last_seq(match_id) == 0
+
+
+def test_unknown_match_is_refused(store: EventStore) -> None:
+    with pytest.raises(UnknownMatch) as error:
+        store.append("no-such-match", 0, [event(1)])
+    assert error.value.code == "unknown_match"
+    with pytest.raises(UnknownMatch):
+        store.last_seq("no-such-match")
+
+
+def test_invalid_batches_are_refused_before_touching_the_database(store: EventStore) -> None:
+    match_id = new_match(store)
+    naive = replace(event(1), occurred_at=GAME_TIME.replace(tzinfo=None))
+
+    for batch in ([], [naive]):
+        with pytest.raises(InvalidEvent) as error:
+            store.append(match_id, 0, batch)
+        assert error.value.code == "invalid_event"
+    assert store.last_seq(match_id) == 0
+
+
+def test_a_closed_match_refuses_appends_except_the_reveals_at_close(
+    store: EventStore, clock: ManualClock
+) -> None:
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1)])
+    closed = store.close_match(match_id, clock())
+
+    with pytest.raises(MatchClosed) as error:
+        store.append(match_id, 1, [event(2)])
+    revealed = store.append(match_id, 1, [event(2, reveal=True)], allow_closed=True)
+
+    assert error.value.code == "match_closed"
+    assert closed.status == "closed"
+    assert closed.closed_at == clock()
+    assert [e.seq for e in revealed] == [2]
+    with pytest.raises(MatchClosed):
+        store.close_match(match_id, clock())
+
+
+def test_record_time_comes_from_the_clock_and_never_goes_backwards(
+    store: EventStore, clock: ManualClock
+) -> None:
+    match_id = new_match(store)
+    start = clock()
+    first = store.append(match_id, 0, [event(1), event(2)])
+    clock.advance(-3600)
+    second = store.append(match_id, 2, [event(3)])
+    later = clock.advance(7200)
+    third = store.append(match_id, 3, [event(4)])
+
+    assert {e.recorded_at for e in first} == {start}
+    assert second[0].recorded_at == start
+    assert third[0].recorded_at == later
+
+
+def test_a_match_is_created_with_its_first_events_in_one_transaction(store: EventStore) -> None:
+    tokens = [TokenRecord("host", "h1")]
+    made = store.create_match(
+        "m-1",
+        "zoom",
+        "1",
+        {"seats": ["a", "b"]},
+        tokens,
+        GAME_TIME,
+        first_events=[event(1), event(2)],
+    )
+    assert made.last_seq == 2
+    assert [e.seq for e in store.read("m-1")] == [1, 2]
+    with pytest.raises(DuplicateToken):
+        store.create_match(
+            "m-2", "zoom", "1", {"seats": ["a", "b"]}, tokens, GAME_TIME, first_events=[event(1)]
+        )
+    assert store.get_match("m-2") is None
+    assert store.read("m-2") == []
