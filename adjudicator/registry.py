@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.games.no_not_that import NoNotThatGame
 from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.kernel.decider import Game
@@ -12,3 +13,9 @@ GAMES: dict[str, Game[Any]] = {
     ZoomGame.name: ZoomGame(),
     ZombegoGame.name: ZombegoGame(),
 }
+
+
+def games(words: frozenset[str]) -> dict[str, Game[Any]]:
+    """Every game, No, Not That! included: its dictionary is data the caller loads (the rules
+    do no I/O; the service reads it with ``api.wordlists.load_words``)."""
+    return {**GAMES, NoNotThatGame.name: NoNotThatGame(words)}

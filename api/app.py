@@ -11,14 +11,15 @@ import structlog
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from adjudicator.registry import GAMES
 from api import errors, logs
 from api.limits import BodyLimit, PayloadTooLarge
 from api.routes import games, health, live, matches
 from api.service import MatchService
 from api.settings import Settings
 from api.tokens import new_token, token_hash
+from api.wordlists import load_words
 from events import EventStore
 from events.migrate import upgrade
 
@@ -46,7 +47,8 @@ def create_app(
         version="0.1.0",
         description="Referee, record keeper and auditor for two-player competition games.",
     )
-    app.state.service = MatchService(store, games_ or GAMES, clock)
+    games_ = games_ or registry.games(load_words(settings.wordlist))
+    app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)
     app.add_exception_handler(PayloadTooLarge, _too_large)

@@ -26,4 +26,9 @@ class Settings(BaseSettings):
     log_json: bool | None = Field(None, description="JSON logs; default: JSON unless on a TTY")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
     upgrade_on_start: bool = True
+    wordlist: str | None = Field(
+        None,
+        description="No, Not That! word list file (one word a line, env ADJUDICATOR_WORDLIST);"
+        " default: the web2 list of the english-words package",
+    )
     stream_poll_seconds: float = Field(0.5, gt=0, le=10, description="live stream re-read interval")

@@ -1,0 +1,200 @@
+"""A No, Not That! match played through the real HTTP API, for ``adjudicator demo`` and tests.
+
+The host enters the match with the game times of the posts (as when refereeing a chat channel
+afterwards): round starts, both seats' sealed actions, solutions, challenges, items, exchanges and
+host judgements. Four kinds of rounds rotate (consonants and a word prompt; integers and a sum;
+a host-judged category and prompt; a list and a product), and slow seats lose safety nets, then
+points.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+
+ALPHA, BETA = "Alpha", "Beta"
+ITEMS = ["extra_safe", "life_ring", "head_start"]
+
+
+def round_kinds() -> list[dict[str, Any]]:
+    """The four round kinds the demo rotates through (round n uses kind (n - 1) % 4)."""
+    return [
+        {
+            "prompt_text": "a 4-letter word with exactly 1 vowel (A E I O U are free)",
+            "category_text": "consonants",
+            "category": {"kind": "letters", "letters": "consonants"},
+            "prompt": {"kind": "word", "length": 4, "vowels": 1, "free_letters": "AEIOU"},
+        },
+        {
+            "prompt_text": "numbers that add up to 10",
+            "category_text": "whole numbers from 1 to 20",
+            "category": {"kind": "integers", "minimum": 1, "maximum": 20},
+            "prompt": {"kind": "sum", "target": 10},
+        },
+        {
+            "prompt_text": "two animals that could share a barn",
+            "category_text": "animals",
+            "category": {"kind": "host"},
+            "prompt": {"kind": "host"},
+        },
+        {
+            "prompt_text": "numbers whose product is 12",
+            "category_text": "divisors of 12",
+            "category": {"kind": "list", "members": ["1", "2", "3", "4", "6", "12"]},
+            "prompt": {"kind": "product", "target": 12},
+        },
+    ]
+
+
+def match_config(rounds: int) -> dict[str, Any]:
+    kinds = round_kinds()
+    return {
+        "rounds": [kinds[(n - 1) % 4] for n in range(1, rounds + 1)],
+        "items": {ALPHA: ITEMS, BETA: ITEMS},
+    }
+
+
+class NntScript:
+    """Plays a No, Not That! match as the host entering each post with its game time."""
+
+    def __init__(
+        self, client: httpx.Client, operator: str, rounds: int = 16, start: datetime | None = None
+    ) -> None:
+        self.client, self.operator, self.rounds = client, operator, rounds
+        self.clock = start or datetime.now(UTC) - timedelta(hours=3)
+        self.match_id = ""
+        self.host = ""
+
+    def create(self) -> dict[str, Any]:
+        body = {"game": "no_not_that", "seats": [ALPHA, BETA], "config": match_config(self.rounds)}
+        made = _ok(self.client.post("/matches", json=body, headers=_auth(self.operator)))
+        self.match_id, self.host = made["match_id"], made["tokens"]["host"]
+        return made
+
+    def post(self, command: dict[str, Any], after: float = 1) -> dict[str, Any]:
+        self.clock += timedelta(seconds=after)
+        body = {**command, "occurred_at": self.clock.isoformat()}
+        url = f"/matches/{self.match_id}/commands"
+        return _ok(self.client.post(url, json=body, headers=_auth(self.host)))
+
+    def act(self, seat: str, kind: str, after: float = 1, **fields: Any) -> dict[str, Any]:
+        return self.post({"type": kind, "seat": seat, **fields}, after)
+
+    def step(self, alpha: tuple[Any, ...], beta: tuple[Any, ...], after: float = 4) -> None:
+        """Both seats act, Alpha first; ``("submit", "Q")``, ``("claim_prompt",)``, ..."""
+        for seat, (kind, *rest) in ((ALPHA, alpha), (BETA, beta)):
+            fields = {"object": rest[0]} if rest else {}
+            self.act(seat, kind, after, **fields)
+
+    def wait(self, seconds: float) -> None:
+        self.clock += timedelta(seconds=seconds)
+
+    def state(self) -> dict[str, Any]:
+        url = f"/matches/{self.match_id}/state"
+        params = {"at": self.clock.isoformat()}
+        answer = _ok(self.client.get(url, params=params, headers=_auth(self.host)))
+        state: dict[str, Any] = answer["state"]
+        return state
+
+    def play(self) -> dict[str, Any]:
+        self.create()
+        for number in range(1, self.rounds + 1):
+            self.between(number)
+            self.post({"type": "start_round", "round": number}, after=20)
+            PLANS[(number - 1) % 4](self, number)
+        self.wait(1)
+        return self.state()
+
+    def between(self, number: int) -> None:
+        """Between rounds 8 and 9 Beta buys nets; items are used early in the match."""
+        if number == 9:
+            self.act(BETA, "exchange", times=1)
+        if number == 2:
+            self.act(ALPHA, "use_item", item="extra_safe")
+
+
+def plan_word(s: NntScript, number: int) -> None:
+    """Alpha spells WHIZ (with a Head Start H in round 5); Beta accepts or lets the window run."""
+    if number == 5:
+        s.step(("head_start", "H"), ("submit", "W"))
+        s.step(("submit", "Z"), ("submit", "B"))
+    else:
+        s.step(("submit", "W"), ("submit", "H"))
+        s.step(("submit", "Z"), ("submit", "B"))
+    s.step(("submit", "X"), ("submit", "C"))
+    s.step(("claim_prompt",), ("submit", "D"))
+    s.act(ALPHA, "solve", tokens=["W", "H", "I", "Z"], after=12)
+    if number in (1, 5):
+        s.act(BETA, "accept", after=3)
+    else:
+        s.wait(61)  # the challenge window (the step time) runs out: the 3 points stand
+
+
+def plan_sum(s: NntScript, number: int) -> None:
+    """Beta slips 25 past the range; Alpha catches it; Beta sums 3 + 7, Alpha challenges wrongly.
+    With its Life Ring (round 6) Alpha's first, wrong, claim costs nothing."""
+    if number == 6:
+        s.act(ALPHA, "use_item", item="life_ring")
+    s.step(("submit", "3"), ("submit", "7"))
+    if number == 6:
+        s.step(("claim_invalid",), ("submit", "5"))  # 7 is fine: protected by the Life Ring
+    s.step(("submit", "6"), ("submit", "25"))
+    s.step(("claim_invalid",), ("submit", "4"))
+    s.step(("submit", "8"), ("claim_prompt",))
+    s.act(BETA, "solve", tokens=["3", "7"], after=9)
+    s.act(ALPHA, "challenge", after=5)
+
+
+def plan_host(s: NntScript, number: int) -> None:
+    """Animals judged by the host: TABLE is caught; the host accepts Alpha's DOG and COW."""
+    s.step(("submit", "cat"), ("submit", "dog"))
+    s.step(("submit", "table"), ("submit", "cow"))
+    s.step(("submit", "pig"), ("claim_invalid",))
+    s.post({"type": "judge_category", "object": "TABLE", "fits": False}, after=20)
+    s.step(("claim_prompt",), ("submit", "hen"))
+    s.act(ALPHA, "solve", tokens=["DOG", "COW"], after=15)
+    s.post({"type": "judge_prompt", "seat": ALPHA, "meets": True}, after=10)
+    s.act(BETA, "accept", after=2)
+
+
+def plan_product(s: NntScript, number: int) -> None:
+    """Beta is slow in the first step (a net, or more); Alpha multiplies 2 x 6."""
+    step_seconds = 30 if number <= 8 else 60
+    slow = 3 + step_seconds + (60 * 3 if number == 16 else 5)
+    s.act(ALPHA, "submit", object="2", after=4)
+    s.act(BETA, "submit", object="6", after=slow)
+    s.step(("submit", "3"), ("submit", "4"))
+    s.step(("claim_prompt",), ("submit", "1"))
+    s.act(ALPHA, "solve", tokens=["2", "6"], after=20)
+    s.act(BETA, "accept", after=2)
+
+
+PLANS = [plan_word, plan_sum, plan_host, plan_product]
+
+
+def result_table(state: dict[str, Any]) -> str:
+    seats = list(state["seats"])
+    lines = [f"{'round':>5}  " + "  ".join(f"{s:>6}" for s in seats) + "  ended by"]
+    for played in state["round_results"]:
+        cells = "  ".join(f"{played['gained'][s]:>6}" for s in seats)
+        lines.append(f"{played['round']:>5}  {cells}  {played['reason']}")
+    totals = "  ".join(f"{state['seats'][s]['score']:>6}" for s in seats)
+    lines.append(f"{'total':>5}  {totals}")
+    nets = ", ".join(f"{s} {state['seats'][s]['nets_lost']}" for s in seats)
+    lines.append(f"safety nets lost: {nets}")
+    result = state["result"]
+    lines.append(f"result: winner={result['winner']} reason={result['reason']}")
+    return "\n".join(lines)
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _ok(response: httpx.Response) -> dict[str, Any]:
+    if response.status_code >= 400:
+        raise RuntimeError(f"{response.status_code}: {response.text}")
+    data: dict[str, Any] = response.json()
+    return data
