@@ -30,8 +30,11 @@ def act(api: Api, seat: str, kind: str, after: float = 2, **fields: Any) -> dict
 
 
 def step(api: Api, alpha: tuple[str, ...], beta: tuple[str, ...]) -> dict[str, Any]:
-    act(api, "Alpha", alpha[0], **({"object": alpha[1]} if len(alpha) > 1 else {}))
-    return act(api, "Beta", beta[0], **({"object": beta[1]} if len(beta) > 1 else {}))
+    answer: dict[str, Any] = {}
+    for seat, (kind, *rest) in (("Alpha", alpha), ("Beta", beta)):
+        fields: dict[str, Any] = {"object": rest[0]} if rest else {}
+        answer = act(api, seat, kind, **fields)
+    return answer
 
 
 def test_the_worked_example_ends_the_round_alpha_4_beta_1(api: Api) -> None:
