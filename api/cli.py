@@ -52,9 +52,13 @@ def db_upgrade(args: argparse.Namespace) -> int:
 
 
 def demo(args: argparse.Namespace) -> int:
+    if args.game == "no_not_that":
+        from api.demo_nnt import run_nnt_demo
+
+        return run_nnt_demo(rounds=args.rounds or 16, database_url=args.database_url)
     from api.demo import run_demo
 
-    return run_demo(rounds=args.rounds, seed=args.seed, database_url=args.database_url)
+    return run_demo(rounds=args.rounds or 11, seed=args.seed, database_url=args.database_url)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -70,8 +74,9 @@ def parser() -> argparse.ArgumentParser:
     up = db_sub.add_parser("upgrade", help="apply the schema migrations")
     up.add_argument("--database-url", help="overrides DATABASE_URL")
     up.set_defaults(func=db_upgrade)
-    show = sub.add_parser("demo", help="play a generated Zoom match through the real HTTP API")
-    show.add_argument("--rounds", type=int, default=11)
+    show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
+    show.add_argument("--game", choices=["zoom", "no_not_that"], default="zoom")
+    show.add_argument("--rounds", type=int, help="default: 11 (Zoom), 16 (No, Not That!)")
     show.add_argument("--seed", type=int, default=2026)
     show.add_argument("--database-url", help="default: a temporary SQLite file")
     show.set_defaults(func=demo)

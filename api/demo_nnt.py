@@ -198,3 +198,24 @@ def _ok(response: httpx.Response) -> dict[str, Any]:
         raise RuntimeError(f"{response.status_code}: {response.text}")
     data: dict[str, Any] = response.json()
     return data
+
+
+def run_nnt_demo(rounds: int = 16, database_url: str | None = None) -> int:
+    """Start a local server, play the scripted match through it, print the result table."""
+    import logging
+    import tempfile
+    from pathlib import Path
+
+    from api.demo import running_server
+    from api.tokens import new_token
+
+    logging.getLogger("uvicorn").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = database_url or f"sqlite:///{Path(tmp) / 'demo.sqlite3'}"
+        operator = new_token("op")
+        with running_server(url, operator) as base, httpx.Client(base_url=base) as client:
+            script = NntScript(client, operator, rounds)
+            state = script.play()
+            print(f"No, Not That! demo: match {script.match_id} at {base}, {rounds} rounds")
+            print(result_table(state))
+    return 0
