@@ -123,7 +123,10 @@ def refold_check(
     hidden = sorted(set(withheld) & {e.seq for e in events})
     if hidden:
         return Check("refold", False, f"cannot re-fold: payload of seq {hidden[0]} is withheld")
-    return _compare(game, recorded.rules_version, recorded.setup, events)
+    try:
+        return _compare(game, recorded.rules_version, recorded.setup, events)
+    except Exception as error:  # a record from elsewhere may hold anything: report, never crash
+        return Check("refold", False, f"the fold failed: {error!r}")
 
 
 def _compare(game: Game[Any], version: str, setup: Any, events: Sequence[StoredEvent]) -> Check:
