@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from adjudicator.registry import GAMES
-from api.audit import verify_text
+from api.audit import export_text, verify_text
 from api.demo import ZoomScript
 from events.migrate import upgrade
 from tests.api.conftest import OPERATOR, Api, make_app
@@ -167,3 +167,28 @@ def test_importing_needs_the_operator_token(api: Api) -> None:
     assert (refused.status_code, refused.json()["code"]) == (403, "not_operator")
     exists = post_import(api.client, export(api))
     assert (exists.status_code, exists.json()["code"]) == (409, "match_exists")
+
+
+def test_a_changed_private_payload_fails_on_its_commitment_only(api: Api) -> None:
+    closed_zoom_match(api)
+    events = lines_of(export(api))
+    events[2]["payload"]["seed"] += 1
+    report = verify_text("".join(json.dumps(e) + "\n" for e in events), GAMES)
+
+    failed = {c.name: c.first_bad_seq for c in report.checks if not c.ok}
+    assert failed == {"commitments": 2}  # the chain hashes a private payload via its commitment
+
+
+def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+    api: Api,
+) -> None:
+    closed_zoom_match(api)
+    service = api.client.app.state.service  # type: ignore[attr-defined]
+    text = export_text(service.store, api.match_id, reveal=False, exported_at=api.clock.now)
+
+    report = verify_text(text, GAMES)
+
+    checks = {c.name: c for c in report.checks}
+    assert checks["chain"].ok and checks["header"].ok
+    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
+    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
