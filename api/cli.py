@@ -1,4 +1,4 @@
-"""Command line: ``serve``, ``db upgrade``, ``demo``.
+"""Command line: ``serve``, ``db upgrade``, ``demo``, ``export``, ``verify``, ``import``.
 
 ``serve`` runs on the embedded SQLite file by default (``./data/adjudicator.sqlite3``);
 set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL.
@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
@@ -61,6 +62,44 @@ def demo(args: argparse.Namespace) -> int:
     return run_demo(rounds=args.rounds or 11, seed=args.seed, database_url=args.database_url)
 
 
+def _store_url(args: argparse.Namespace) -> str:
+    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    return settings.database_url
+
+
+def export(args: argparse.Namespace) -> int:
+    from api.audit_cli import export_command
+
+    return export_command(_store_url(args), args.match_id, args.output)
+
+
+def verify(args: argparse.Namespace) -> int:
+    from api.audit_cli import verify_command
+
+    return verify_command(args.file)
+
+
+def import_(args: argparse.Namespace) -> int:
+    from api.audit_cli import import_command
+
+    return import_command(_store_url(args), args.file)
+
+
+def _audit_parsers(sub: Any) -> None:
+    out = sub.add_parser("export", help="write a match's full record as JSON Lines")
+    out.add_argument("match_id")
+    out.add_argument("--database-url", help="overrides DATABASE_URL")
+    out.add_argument("-o", "--output", help="file to write (default: standard output)")
+    out.set_defaults(func=export)
+    check = sub.add_parser("verify", help="verify an exported record offline (exit 1 on failure)")
+    check.add_argument("file")
+    check.set_defaults(func=verify)
+    load = sub.add_parser("import", help="verify a record and store it as the same match")
+    load.add_argument("file")
+    load.add_argument("--database-url", help="overrides DATABASE_URL")
+    load.set_defaults(func=import_)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="adjudicator", description=__doc__)
     sub = top.add_subparsers(dest="command", required=True)
@@ -80,6 +119,7 @@ def parser() -> argparse.ArgumentParser:
     show.add_argument("--seed", type=int, default=2026)
     show.add_argument("--database-url", help="default: a temporary SQLite file")
     show.set_defaults(func=demo)
+    _audit_parsers(sub)
     return top
 
 

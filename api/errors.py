@@ -32,6 +32,16 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
+class RecordInvalid(Exception):
+    """An imported match record does not verify (422 ``record_invalid``); ``report`` says why."""
+
+    code = "record_invalid"
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        super().__init__("the match record does not verify")
+        self.report = report
+
+
 STATUS: dict[type[Exception], int] = {
     InvalidCommand: 422,
     RuleViolation: 409,
@@ -79,6 +89,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StoreError)
     async def _store(_: Request, error: StoreError) -> JSONResponse:
         return JSONResponse(body(error.code, error.message), status_code=status_of(error))
+
+    @app.exception_handler(RecordInvalid)
+    async def _record(_: Request, error: RecordInvalid) -> JSONResponse:
+        content = body(error.code, str(error), error.report)
+        return JSONResponse(content, status_code=422)
 
     @app.exception_handler(ValidationError)
     async def _model(_: Request, error: ValidationError) -> JSONResponse:

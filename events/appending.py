@@ -47,6 +47,16 @@ def append_batch(
     return stored
 
 
+def insert_sealed(conn: Connection, stream: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """Insert envelopes sealed elsewhere exactly as they are; only ``position`` is assigned."""
+    first_position = claim_positions(conn, len(stream)) if stream else 1
+    placed = [replace(e, position=first_position + i) for i, e in enumerate(stream)]
+    rows = [{**row, "batch_size": None} for row in rows_of(placed, None)]
+    if rows:
+        conn.execute(insert(events), rows)
+    return placed
+
+
 def claim_seqs(
     conn: Connection, match_id: str, expected: int, count: int, allow_closed: bool
 ) -> None:

@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 
 from events import matches as match_queries
 from events import rows
-from events.appending import append_batch
+from events.appending import append_batch, insert_sealed
+from events.chain import verify_chain
 from events.engine import WRITE, make_engine
 from events.envelope import NewEvent, StoredEvent
 from events.errors import (
@@ -101,6 +102,26 @@ class EventStore:
                 raise MatchExists(match_id) from error
             raise DuplicateToken() from error
         return replace(record, last_seq=len(first_events))
+
+    def import_match(
+        self, record: MatchRecord, tokens: Sequence[TokenRecord], stream: Sequence[StoredEvent]
+    ) -> list[StoredEvent]:
+        """Store a match recorded elsewhere in one transaction: its row, its tokens and its
+        already-sealed envelopes exactly as they are (only ``position`` is new here).
+
+        Raises InvalidEvent when the envelopes do not form this match's intact chain of
+        ``record.last_seq`` events, MatchExists when the match id is taken.
+        """
+        check_sealed(record, stream)
+        match_queries.check_tokens(tokens)
+        try:
+            with self._writer() as conn:
+                match_queries.insert_match(conn, record, tokens)
+                return insert_sealed(conn, stream)
+        except IntegrityError as error:
+            if self.get_match(record.match_id) is not None:
+                raise MatchExists(record.match_id) from error
+            raise DuplicateToken() from error
 
     def get_match(self, match_id: str) -> MatchRecord | None:
         with self._reader() as conn:
@@ -251,3 +272,13 @@ def check_batch(batch: Sequence[NewEvent]) -> None:
             raise InvalidEvent("occurred_at must carry a time zone")
         if not isinstance(event.payload, dict):
             raise InvalidEvent("a payload is a JSON object")
+
+
+def check_sealed(record: MatchRecord, stream: Sequence[StoredEvent]) -> None:
+    if any(event.match_id != record.match_id for event in stream):
+        raise InvalidEvent("every imported event must belong to the imported match")
+    if record.last_seq != len(stream):
+        raise InvalidEvent(f"last_seq {record.last_seq} but {len(stream)} events")
+    report = verify_chain(stream)
+    if not report.ok:
+        raise InvalidEvent(f"seq {report.first_bad_seq}: {report.problem}")

@@ -23,6 +23,8 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+
 HOST = "host"
 SYSTEM = "system"
 
@@ -99,6 +101,14 @@ class Context:
     @property
     def is_host(self) -> bool:
         return self.actor == HOST
+
+    def acting_for(self, seats: tuple[str, ...], seat: str) -> str:
+        """The seat a command acts for: a seat acts only for itself, the host for any seat."""
+        if seat not in seats:
+            raise InvalidCommand("unknown_seat", f"{seat!r} is not a seat of this match")
+        if not self.is_host and self.seat != seat:
+            raise NotPermitted("wrong_seat", f"you hold seat {self.seat!r}, not {seat!r}")
+        return seat
 
 
 S = TypeVar("S")

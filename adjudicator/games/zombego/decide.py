@@ -24,7 +24,7 @@ from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Position
 from adjudicator.games.zombego.model import Move as RulesMove
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.errors import InvalidCommand, RuleViolation
 
 
 def decide(state: ZombegoState, command: BaseModel, ctx: Context) -> list[Draft]:
@@ -39,10 +39,7 @@ def decide(state: ZombegoState, command: BaseModel, ctx: Context) -> list[Draft]
 
 def acting_player(state: ZombegoState, seat: str, ctx: Context) -> int:
     """The player a command acts for: a seat only for itself, the host for either seat."""
-    if seat not in state.seats:
-        raise InvalidCommand("unknown_seat", f"{seat!r} is not a seat of this match")
-    if not ctx.is_host and ctx.seat != seat:
-        raise NotPermitted("wrong_seat", f"you hold seat {ctx.seat!r}, not {seat!r}")
+    ctx.acting_for(state.seats, seat)
     if state.result() is not None:
         raise RuleViolation("game_over", "the game is over")
     player = state.player_of(seat)

@@ -28,15 +28,6 @@ def decide(state: ZoomState, command: BaseModel, ctx: Context) -> list[Draft]:
             raise InvalidCommand("unknown_command", f"Zoom has no command {type(command).__name__}")
 
 
-def acting_seat(state: ZoomState, seat: str, ctx: Context) -> str:
-    """The seat a command acts for: a seat only for itself, the host for either seat."""
-    if seat not in state.seats:
-        raise InvalidCommand("unknown_seat", f"{seat!r} is not a seat of this match")
-    if not ctx.is_host and ctx.seat != seat:
-        raise NotPermitted("wrong_seat", f"you hold seat {ctx.seat!r}, not {seat!r}")
-    return seat
-
-
 def _start_round(state: ZoomState, command: StartRound, ctx: Context) -> Draft:
     if not ctx.is_host:
         raise NotPermitted("host_only", "only the host starts rounds")
@@ -88,7 +79,7 @@ def shape_of(state: ZoomState) -> Shape:
 
 
 def _buzz(state: ZoomState, command: Buzz, ctx: Context) -> Draft:
-    seat = acting_seat(state, command.seat, ctx)
+    seat = ctx.acting_for(state.seats, command.seat)
     current = state.round
     if state.phase is not Phase.IN_ROUND or current is None:
         raise RuleViolation("no_round_in_progress", _no_round_message(state))
@@ -114,7 +105,7 @@ def _no_round_message(state: ZoomState) -> str:
 
 
 def _declare_priority(state: ZoomState, command: DeclarePriority, ctx: Context) -> Draft:
-    seat = acting_seat(state, command.seat, ctx)
+    seat = ctx.acting_for(state.seats, command.seat)
     if state.advantage != seat:
         raise RuleViolation("not_advantage_holder", "only the Advantage holder declares Priority")
     if state.priority_used or state.priority_declared_by is not None:

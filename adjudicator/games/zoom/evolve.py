@@ -61,9 +61,16 @@ def evolve(state: ZoomState, fact: Fact) -> ZoomState:
     return handler(state, fact) if handler else state
 
 
+def void(state: ZoomState, fact: Fact, reason: str) -> ZoomState:
+    """A recorded event that history (reshaped by a ruling) has made impossible: no effect."""
+    return replace(state, voided=(*state.voided, (fact.seq, reason)))
+
+
 def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
-    if state.phase is not Phase.NOT_STARTED and state.phase is not Phase.BETWEEN_ROUNDS:
-        return state  # made impossible by a ruling (e.g. an undone round end): no effect
+    if state.phase is Phase.IN_ROUND:
+        return void(state, fact, "round_in_progress")
+    if state.phase is Phase.FINISHED:
+        return void(state, fact, "match_over")
     board = board_from_payload(fact.payload)
     holder = state.priority_declared_by
     current = Round(fact.payload["round"], fact.at, board, fact.at, priority_holder=holder)
@@ -83,8 +90,10 @@ def board_from_payload(payload: Mapping[str, Any]) -> Board:
 
 
 def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
-    if state.priority_used or state.phase not in (Phase.NOT_STARTED, Phase.BETWEEN_ROUNDS):
-        return state
+    if state.priority_used or state.priority_declared_by is not None:
+        return void(state, fact, "priority_already_used")
+    if state.phase not in (Phase.NOT_STARTED, Phase.BETWEEN_ROUNDS):
+        return void(state, fact, "round_in_progress")
     return replace(state, priority_declared_by=fact.payload["seat"])
 
 

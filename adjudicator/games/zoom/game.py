@@ -42,6 +42,9 @@ class ZoomGame:
         return views.view(state, viewer)
 
     def outcome(self, state: ZoomState, seq: int) -> dict[str, Any] | None:
+        for voided, reason in state.voided:
+            if voided == seq:
+                return {"void": True, "reason": reason}
         for buzz in state.outcomes or ():
             if buzz.seq == seq:
                 return views.buzz_view(buzz)

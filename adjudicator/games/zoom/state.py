@@ -131,6 +131,7 @@ class ZoomState:
     priority_used: bool = False
     outcomes: Outcomes | None = None
     declared_result: Mapping[str, Any] | None = None
+    voided: tuple[tuple[int, str], ...] = ()
 
     def opponent(self, seat: str) -> str:
         return self.seats[1] if seat == self.seats[0] else self.seats[0]

@@ -62,6 +62,7 @@ def view(state: ZoomState, viewer: Viewer) -> dict[str, Any]:
         "round": _round(state.round) if state.round else None,
         "played": [_summary(s) for s in state.played],
         "buzzes": [buzz_view(b) for b in reversed(list(state.outcomes or ()))],
+        "voided": [{"seq": seq, "reason": reason} for seq, reason in state.voided],
         "result": result(state),
     }
     if viewer.sees_everything:

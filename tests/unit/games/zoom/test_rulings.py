@@ -71,3 +71,20 @@ def test_undo_voids_everything_after_a_point(table: Table) -> None:
     table.act(buzz("beta", B="a4"), seat="beta", t=11)
     table.record("ruling.undo", {"to_seq": 2, "reason": "restart"}, t=12)
     assert table.state(12).scores == {"alpha": 1}
+
+
+def test_a_round_start_made_impossible_by_a_ruling_is_folded_as_void(table: Table) -> None:
+    from adjudicator.games.zoom.model import StartRound
+
+    [last] = table.act(buzz("alpha", A="d3", B="a4", C="d4", D="a1"), seat="alpha", t=10)
+    [second] = table.act(StartRound(), t=20)
+    table.record(
+        "ruling.void", {"target_seq": last.seq, "reason": "buzz from the wrong seat"}, t=30
+    )
+    state = table.state(25)
+    assert state.round is not None and state.round.number == 1
+    assert state.voided == ((second.seq, "round_in_progress"),)
+    assert table.game.outcome(state, second.seq) == {"void": True, "reason": "round_in_progress"}
+    assert table.game.view(state, HOST)["voided"] == [
+        {"seq": second.seq, "reason": "round_in_progress"}
+    ]

@@ -1,0 +1,107 @@
+"""Audit: export a match as a portable record, verify a match, import a record from elsewhere.
+
+Functions of a store and the games (no HTTP here), shared by the routes and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from adjudicator.kernel.decider import Game, Role, Viewer
+from adjudicator.kernel.errors import NotPermitted
+from api.errors import RecordInvalid
+from api.tokens import issue_match_tokens
+from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
+from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
+from projections.record import CLOSED, first_of, setup_from_events, setup_row
+from projections.verify import Check, VerifyReport, verify_record
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    match: MatchRecord
+    tokens: dict[str, object]
+    report: VerifyReport
+
+
+def check_exporter(match: MatchRecord, grant: TokenGrant | None) -> None:
+    """Who may export: the host always, the auditor once the match is closed (403 otherwise).
+    Both see every private payload and salt, so an export they get is the full record."""
+    mine = grant is not None and grant.match_id == match.match_id
+    if not mine or grant is None or grant.role not in ("host", "auditor"):
+        raise NotPermitted("export_forbidden", "only the host or (once closed) the auditor exports")
+    viewer = Viewer(Role(grant.role), closed=match.status == "closed")
+    if not viewer.sees_everything:
+        raise NotPermitted("export_before_close", "the auditor may export once the match closes")
+
+
+def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: datetime) -> str:
+    """The match's record as JSON Lines; ``reveal``: include private payloads and salts."""
+    match = existing(store, match_id)
+    events = store.read(match_id)
+    header = make_header(
+        match_id=match.match_id,
+        game=match.game,
+        rules_version=match.rules_version,
+        status=match.status,
+        created_at=match.created_at,
+        exported_at=exported_at,
+        events=events,
+    )
+    return dumps(header, [envelope_line(event, reveal) for event in events])
+
+
+def verify_stored(store: EventStore, games: Mapping[str, Game[Any]], match_id: str) -> VerifyReport:
+    """Verify a match as this store holds it (every payload and salt known)."""
+    existing(store, match_id)
+    return verify_record(None, store.read(match_id), games)
+
+
+def verify_text(text: str, games: Mapping[str, Game[Any]]) -> VerifyReport:
+    """Verify a record file's text offline; an unreadable file fails a ``format`` check."""
+    try:
+        record = loads(text)
+    except RecordFormatError as error:
+        return VerifyReport("", (Check("format", False, str(error), max(error.line - 1, 1)),))
+    return verify_parsed(record, games)
+
+
+def verify_parsed(record: Record, games: Mapping[str, Game[Any]]) -> VerifyReport:
+    return verify_record(record.header, record.events, games, record.withheld)
+
+
+def import_text(store: EventStore, games: Mapping[str, Game[Any]], text: str) -> Imported:
+    """Verify a record, then store it as the same match with fresh tokens.
+
+    Raises RecordInvalid (with the report) when anything fails, MatchExists when the match id is
+    taken here. Nothing is recorded unless everything succeeds.
+    """
+    report = verify_text(text, games)
+    if not report.ok:
+        raise RecordInvalid(report.as_json())
+    record = loads(text)
+    recorded = setup_from_events(record.events)
+    closed = first_of(record.events, CLOSED)
+    match = MatchRecord(
+        match_id=record.header.match_id,
+        game=recorded.game,
+        rules_version=recorded.rules_version,
+        status="open" if closed is None else "closed",
+        created_at=recorded.setup.created_at or record.events[0].occurred_at,
+        setup=setup_row(recorded),
+        last_seq=len(record.events),
+        closed_at=None if closed is None else closed.recorded_at,
+    )
+    tokens, token_records = issue_match_tokens(recorded.setup.seats)
+    store.import_match(match, token_records, record.events)
+    return Imported(match, tokens, report)
+
+
+def existing(store: EventStore, match_id: str) -> MatchRecord:
+    match = store.get_match(match_id)
+    if match is None:
+        raise UnknownMatch(match_id)
+    return match

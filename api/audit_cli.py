@@ -1,0 +1,67 @@
+"""The audit commands of the CLI: ``export`` and ``import`` work on a store directly, ``verify``
+works offline on a record file alone."""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from adjudicator.registry import GAMES
+from api import audit
+from api.errors import RecordInvalid
+from events import EventStore, MatchExists, UnknownMatch
+from projections.verify import VerifyReport
+
+
+def export_command(database_url: str, match_id: str, output: str | None) -> int:
+    """Write the full record (payloads and salts included: this reads the store itself)."""
+    store = EventStore.from_url(database_url)
+    try:
+        text = audit.export_text(store, match_id, reveal=True, exported_at=datetime.now(UTC))
+    except UnknownMatch as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.dispose()
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}")
+    return 0
+
+
+def verify_command(file: str) -> int:
+    """Print each check; exit status 0 when everything verifies, 1 otherwise."""
+    report = audit.verify_text(Path(file).read_text(encoding="utf-8"), GAMES)
+    print(describe(report))
+    return 0 if report.ok else 1
+
+
+def describe(report: VerifyReport) -> str:
+    lines = [f"match {report.match_id or '?'}"]
+    for check in report.checks:
+        lines.append(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+    verdict = "verified" if report.ok else f"NOT verified (first bad seq: {report.first_bad_seq})"
+    lines.append(verdict)
+    return "\n".join(lines)
+
+
+def import_command(database_url: str, file: str) -> int:
+    """Verify and store a record; prints the new role tokens (shown once)."""
+    store = EventStore.from_url(database_url)
+    try:
+        imported = audit.import_text(store, GAMES, Path(file).read_text(encoding="utf-8"))
+    except RecordInvalid as error:
+        print(f"refused, the record does not verify: {error.report}", file=sys.stderr)
+        return 1
+    except MatchExists as error:
+        print(f"refused: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.dispose()
+    match = imported.match
+    print(f"imported match {match.match_id} ({match.game}, {match.status})")
+    print(f"tokens (shown once): {imported.tokens}")
+    return 0

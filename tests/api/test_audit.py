@@ -1,0 +1,194 @@
+"""Export, verify and import over HTTP: a tampered record is caught and refused, an untouched one
+verifies and re-imports into a fresh instance as the very same match."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from adjudicator.registry import GAMES
+from api.audit import export_text, verify_text
+from api.demo import ZoomScript
+from events.migrate import upgrade
+from tests.api.conftest import OPERATOR, Api, make_app
+
+NDJSON = {"content-type": "application/x-ndjson"}
+
+
+def closed_zoom_match(api: Api, rounds: int = 3) -> None:
+    """A generated Zoom match played to its end through the API, then closed by the host."""
+    start = api.clock.now - timedelta(hours=1)
+    script = ZoomScript(api.client, OPERATOR, seed=7, rounds=rounds, start=start)
+    made = script.create()
+    api.match_id, api.tokens = made["match_id"], made["tokens"]
+    for number in range(1, rounds + 1):
+        script.play_round(number)
+    closed = api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    assert closed.status_code == 201, closed.text
+
+
+def export(api: Api, who: str = "host") -> str:
+    response = api.client.get(f"/matches/{api.match_id}/export", headers=api.auth(api.token(who)))
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("application/x-ndjson")
+    return str(response.text)
+
+
+def lines_of(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def tamper_one_byte(text: str, seq: int) -> str:
+    """Change one byte (the first digit) inside the payload of event ``seq`` (line ``seq + 1``)."""
+    lines = text.splitlines(keepends=True)
+    start = lines[seq].index('"payload": ')
+    at = next(i for i in range(start, len(lines[seq])) if lines[seq][i].isdigit())
+    changed = str((int(lines[seq][at]) + 1) % 10)
+    lines[seq] = lines[seq][:at] + changed + lines[seq][at + 1 :]
+    return "".join(lines)
+
+
+def first_buzz_seq(text: str) -> int:
+    return next(int(e["seq"]) for e in lines_of(text)[1:] if e["type"] == "zoom.buzzed")
+
+
+def test_an_untouched_export_verifies_offline_and_in_the_store(api: Api) -> None:
+    closed_zoom_match(api)
+    text = export(api)
+
+    header, *events = lines_of(text)
+    assert header["format"] == "adjudicator-match/1"
+    assert (header["match_id"], header["status"]) == (api.match_id, "closed")
+    assert header["event_count"] == len(events) and header["chain_head"] == events[-1]["hash"]
+    assert all("position" not in e for e in events)
+    assert events[1]["salt"] and events[1]["payload"]["seed"] == 7
+    offline = verify_text(text, GAMES)
+    assert offline.ok, offline.as_json()
+    stored = api.client.get(f"/matches/{api.match_id}/verify").json()
+    assert stored["ok"] and [c["name"] for c in stored["checks"]] == [
+        "chain",
+        "commitments",
+        "refold",
+    ]
+
+
+def test_a_changed_payload_byte_fails_verification_naming_the_first_bad_seq(api: Api) -> None:
+    closed_zoom_match(api)
+    text = export(api)
+    seq = first_buzz_seq(text)
+
+    report = verify_text(tamper_one_byte(text, seq), GAMES)
+
+    assert not report.ok and report.first_bad_seq == seq
+    chain = report.checks[0]
+    assert (chain.name, chain.ok, chain.first_bad_seq) == ("chain", False, seq)
+    assert f"seq {seq}" in chain.detail
+
+
+def test_a_changed_salt_or_commitment_fails_on_the_commitment(api: Api) -> None:
+    closed_zoom_match(api)
+    events = lines_of(export(api))
+    for field in ("salt", "commitment"):
+        edited = [dict(e) for e in events]
+        value = edited[2][field]
+        edited[2][field] = ("0" if value[0] != "0" else "1") + value[1:]
+        text = "".join(json.dumps(e) + "\n" for e in edited)
+
+        report = verify_text(text, GAMES)
+
+        commitments = next(c for c in report.checks if c.name == "commitments")
+        assert (commitments.ok, commitments.first_bad_seq) == (False, 2), field
+
+
+def test_only_the_host_or_a_closed_match_auditor_exports(api: Api) -> None:
+    api.create()
+    url = f"/matches/{api.match_id}/export"
+    for who, code in (("alpha", "export_forbidden"), ("auditor", "export_before_close")):
+        refused = api.client.get(url, headers=api.auth(api.token(who)))
+        assert (refused.status_code, refused.json()["code"]) == (403, code)
+    anonymous = api.client.get(url)
+    assert (anonymous.status_code, anonymous.json()["code"]) == (403, "export_forbidden")
+    api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    assert verify_text(export(api, "auditor"), GAMES).ok
+
+
+def fresh_instance(tmp_path: Path, api: Api) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}"
+    upgrade(url)
+    return TestClient(make_app(url, api.clock))
+
+
+def post_import(client: TestClient, text: str, token: str = OPERATOR) -> Any:
+    headers = NDJSON | {"Authorization": f"Bearer {token}"}
+    return client.post("/matches/import", content=text.encode(), headers=headers)
+
+
+def test_an_import_into_a_fresh_instance_reproduces_the_match(api: Api, tmp_path: Path) -> None:
+    closed_zoom_match(api)
+    text = export(api)
+    with fresh_instance(tmp_path, api) as other:
+        answer = post_import(other, text)
+        assert answer.status_code == 201, answer.text
+        made = answer.json()
+        assert (made["match_id"], made["status"]) == (api.match_id, "closed")
+        host = {"Authorization": f"Bearer {made['tokens']['host']}"}
+        url = f"/matches/{api.match_id}"
+        assert other.get(f"{url}/state", headers=host).json() == api.state()
+        assert other.get(f"{url}/verify").json() == api.client.get(f"{url}/verify").json()
+        again = other.get(f"{url}/export", headers=host).text
+        assert lines_of(again)[1:] == lines_of(text)[1:]
+        twice = post_import(other, text)
+        assert (twice.status_code, twice.json()["code"]) == (409, "match_exists")
+        other.app.state.service.store.dispose()  # type: ignore[attr-defined]
+
+
+def test_a_tampered_record_is_refused_and_records_nothing(api: Api, tmp_path: Path) -> None:
+    closed_zoom_match(api)
+    text = export(api)
+    seq = first_buzz_seq(text)
+    with fresh_instance(tmp_path, api) as other:
+        refused = post_import(other, tamper_one_byte(text, seq))
+        assert (refused.status_code, refused.json()["code"]) == (422, "record_invalid")
+        assert refused.json()["details"]["first_bad_seq"] == seq
+        assert other.get(f"/matches/{api.match_id}").status_code == 404
+        assert other.get("/matches").json() == []
+        garbage = post_import(other, "not json\n")
+        assert (garbage.status_code, garbage.json()["code"]) == (422, "record_invalid")
+        other.app.state.service.store.dispose()  # type: ignore[attr-defined]
+
+
+def test_importing_needs_the_operator_token(api: Api) -> None:
+    closed_zoom_match(api)
+    refused = post_import(api.client, export(api), token=str(api.token("host")))
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_operator")
+    exists = post_import(api.client, export(api))
+    assert (exists.status_code, exists.json()["code"]) == (409, "match_exists")
+
+
+def test_a_changed_private_payload_fails_on_its_commitment_only(api: Api) -> None:
+    closed_zoom_match(api)
+    events = lines_of(export(api))
+    events[2]["payload"]["seed"] += 1
+    report = verify_text("".join(json.dumps(e) + "\n" for e in events), GAMES)
+
+    failed = {c.name: c.first_bad_seq for c in report.checks if not c.ok}
+    assert failed == {"commitments": 2}  # the chain hashes a private payload via its commitment
+
+
+def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+    api: Api,
+) -> None:
+    closed_zoom_match(api)
+    service = api.client.app.state.service  # type: ignore[attr-defined]
+    text = export_text(service.store, api.match_id, reveal=False, exported_at=api.clock.now)
+
+    report = verify_text(text, GAMES)
+
+    checks = {c.name: c for c in report.checks}
+    assert checks["chain"].ok and checks["header"].ok
+    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
+    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
