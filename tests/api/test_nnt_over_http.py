@@ -103,7 +103,7 @@ def test_bad_input_is_refused_with_stable_codes_and_nothing_recorded(api: Api) -
     cases: list[tuple[str, dict[str, Any], int, str | None]] = [
         ("Alpha", {"type": "submit", "seat": "Alpha", "object": 7}, 422, None),
         ("Alpha", {"type": "submit", "seat": "Alpha", "object": "X" * 40}, 422, "bad_object"),
-        ("Alpha", {"type": "submit", "seat": "Beta", "object": "Q"}, 403, "not_your_seat"),
+        ("Alpha", {"type": "submit", "seat": "Beta", "object": "Q"}, 403, "wrong_seat"),
         ("Alpha", {"type": "claim_invalid", "seat": "Alpha"}, 409, "nothing_to_accuse"),
         ("Beta", {"type": "challenge", "seat": "Beta"}, 409, "nothing_to_challenge"),
         ("Alpha", {"type": "use_item", "seat": "Alpha", "item": "life_ring"}, 409, "item_not_held"),

@@ -67,10 +67,7 @@ def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draf
 
 def _acting_seat(state: NoNotThatState, seat: str, ctx: Context) -> str:
     """Seats act only for themselves; the host may act for any seat."""
-    checks.known_seat(state, seat)
-    if not ctx.is_host and ctx.seat != seat:
-        raise NotPermitted("not_your_seat", f"you may not act for {seat}")
-    return seat
+    return ctx.acting_for(state.fixed.seats, seat)
 
 
 StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart

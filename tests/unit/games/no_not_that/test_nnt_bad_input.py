@@ -54,7 +54,7 @@ def test_a_seat_may_act_only_for_itself() -> None:
     m = started()
     error = m.refused(1, "Alpha", "submit", seat="Beta", object="Q")
     assert isinstance(error, NotPermitted)
-    assert error.code == "not_your_seat"
+    assert error.code == "wrong_seat"
 
 
 def test_an_unknown_seat_is_refused() -> None:
