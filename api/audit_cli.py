@@ -6,12 +6,20 @@ from __future__ import annotations
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from adjudicator.registry import GAMES
+from adjudicator import registry
+from adjudicator.kernel.decider import Game
 from api import audit
 from api.errors import RecordInvalid
+from api.wordlists import load_words
 from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport
+
+
+def all_games() -> dict[str, Game[Any]]:
+    """Every game, No, Not That! with the word list of ``ADJUDICATOR_WORDLIST`` or the default."""
+    return registry.games(load_words())
 
 
 def export_command(database_url: str, match_id: str, output: str | None) -> int:
@@ -34,7 +42,7 @@ def export_command(database_url: str, match_id: str, output: str | None) -> int:
 
 def verify_command(file: str) -> int:
     """Print each check; exit status 0 when everything verifies, 1 otherwise."""
-    report = audit.verify_text(Path(file).read_text(encoding="utf-8"), GAMES)
+    report = audit.verify_text(Path(file).read_text(encoding="utf-8"), all_games())
     print(describe(report))
     return 0 if report.ok else 1
 
@@ -52,7 +60,8 @@ def import_command(database_url: str, file: str) -> int:
     """Verify and store a record; prints the new role tokens (shown once)."""
     store = EventStore.from_url(database_url)
     try:
-        imported = audit.import_text(store, GAMES, Path(file).read_text(encoding="utf-8"))
+        text = Path(file).read_text(encoding="utf-8")
+        imported = audit.import_text(store, all_games(), text)
     except RecordInvalid as error:
         print(f"refused, the record does not verify: {error.report}", file=sys.stderr)
         return 1

@@ -8,11 +8,14 @@ change that alters a finished result fails that test; only regenerate the files 
 such a change on purpose.
 
     .venv/bin/python infra/golden/make_golden.py            # from the repository root
+    .venv/bin/python infra/golden/make_golden.py no_not_that   # only the named games
 
 Writes ``tests/golden/zoom/zoom-11-rounds.match.jsonl`` (a generated 11-round Zoom match with
 wrong buzzes and a round ended by its clock) and
 ``tests/golden/zombego/zombego-hidden.match.jsonl`` (a hidden-variant Zombego match, privately
-dealt pieces with commitments, moves chosen by a seeded random player until black wins).
+dealt pieces with commitments, moves chosen by a seeded random player until black wins) and
+``tests/golden/no_not_that/nnt-16-rounds.match.jsonl`` (the scripted 16-round No, Not That!
+match of ``adjudicator demo --game no_not_that``: sealed actions, timeouts, items, host rulings).
 Salts and tokens are random, so the files change on every run even when the play does not.
 """
 
@@ -32,6 +35,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from api.demo import ZoomScript  # noqa: E402
+from api.demo_nnt import NntScript  # noqa: E402
 from api.settings import Settings  # noqa: E402
 from events.migrate import upgrade  # noqa: E402
 
@@ -103,7 +107,20 @@ def zombego_match(client: TestClient, seed: int = 6) -> str:
         assert answer.status_code == 201, answer.text
 
 
-def main() -> int:
+def nnt_match(client: TestClient) -> str:
+    script = NntScript(client, OPERATOR, rounds=16, start=START - timedelta(hours=3))
+    script.play()
+    return close_and_export(client, script.match_id, script.host)
+
+
+MAKERS = {
+    "zoom": ("zoom-11-rounds.match.jsonl", zoom_match),
+    "zombego": ("zombego-hidden.match.jsonl", zombego_match),
+    "no_not_that": ("nnt-16-rounds.match.jsonl", nnt_match),
+}
+
+
+def main(only: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'golden.sqlite3'}"
         upgrade(url)
@@ -113,8 +130,9 @@ def main() -> int:
         app = create_app(settings, clock=SteppingClock())
         with TestClient(app) as client:
             records = {
-                GOLDEN / "zoom" / "zoom-11-rounds.match.jsonl": zoom_match(client),
-                GOLDEN / "zombego" / "zombego-hidden.match.jsonl": zombego_match(client),
+                GOLDEN / game / name: make(client)
+                for game, (name, make) in MAKERS.items()
+                if not only or game in only
             }
         app.state.service.store.dispose()
     for path, text in records.items():
@@ -125,4 +143,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -10,12 +10,14 @@ from typing import Any, cast
 
 import pytest
 
+from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from adjudicator.registry import GAMES
 from api.audit import verify_text
+from api.wordlists import load_words
 
 HERE = Path(__file__).parent
 RECORDS = sorted(HERE.glob("*/*.match.jsonl"))
+GAMES = registry.games(load_words())
 
 
 def test_every_game_has_a_golden_record() -> None:

@@ -21,7 +21,7 @@ class NoNotThatGame:
     """No, Not That! The dictionary arrives as data: upper-case words (any case is accepted)."""
 
     name: ClassVar[str] = "no_not_that"
-    rules_version: ClassVar[str] = "1"
+    rules_version: ClassVar[str] = "no_not_that/1"
     config_model: ClassVar[type[BaseModel]] = NoNotThatConfig
     command_models: ClassVar[dict[str, type[BaseModel]]] = COMMAND_MODELS
 
