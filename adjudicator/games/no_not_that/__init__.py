@@ -9,7 +9,10 @@ Events: ``nnt.round_started``, ``nnt.acted`` (a sealed step action: one type for
 the public envelope does not tell which), ``nnt.revealed``, ``nnt.solved`` (sealed),
 ``nnt.solution_revealed``, ``nnt.challenged``, ``nnt.accepted``, ``nnt.item_used``,
 ``nnt.exchanged``, ``nnt.category_judged``, ``nnt.prompt_judged``. They record what was done;
-verdicts and points are derived by the fold.
+verdicts and points are derived by the fold. The host settles what the program cannot judge
+with ``judge_category`` (does an object fit a host-judged category) and ``judge_prompt`` (does a
+solution meet a host-judged prompt); the view lists the open questions under
+``awaiting_ruling``. The dictionary is data given to ``NoNotThatGame(words)``.
 
 Choices where the spec is silent (what a fair host would do):
 

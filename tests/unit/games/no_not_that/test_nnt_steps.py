@@ -125,3 +125,29 @@ def test_a_step_deadline_does_not_run_during_a_solution_window() -> None:
     assert all(p.nets == 3 for p in state.seats.values())
     # The window closes at 64 s; the next step opens then.
     assert m.view(64, "spectator")["round"]["step_opened_at"] == iso(at(64))
+
+
+def bzzt_match() -> Match:
+    config = make_config(rounds=1)
+    config["rounds"] = [consonant_round(prompt={"kind": "word", "length": 4})]
+    return started(config)
+
+
+def test_one_object_submitted_by_both_seats_is_usable_once_in_a_solution() -> None:
+    m = bzzt_match()
+    m.step(2, Alpha=("submit", "B"), Beta=("submit", "T"))
+    m.step(4, Alpha=("submit", "Z"), Beta=("submit", "Z"))
+    m.step(6, Alpha=("submit", "C"), Beta=("submit", "D"))
+    m.step(8, Alpha=("claim_prompt",), Beta=("submit", "F"))
+    m.do(9, "Alpha", "solve", tokens=["B", "Z", "Z", "T"])  # BZZT needs two Zs: only one
+    assert m.score(9) == {"Alpha": 0, "Beta": 1}
+
+
+def test_two_submissions_of_a_value_are_two_objects() -> None:
+    m = bzzt_match()
+    m.step(2, Alpha=("submit", "B"), Beta=("submit", "T"))
+    m.step(4, Alpha=("submit", "Z"), Beta=("submit", "K"))
+    m.step(6, Alpha=("submit", "C"), Beta=("submit", "Z"))
+    m.step(8, Alpha=("claim_prompt",), Beta=("submit", "F"))
+    m.do(9, "Alpha", "solve", tokens=["B", "Z", "Z", "T"])
+    assert m.view(9, "Beta")["round"]["prompt_claims"][0]["verdict"] == "correct"
