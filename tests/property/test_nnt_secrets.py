@@ -162,3 +162,29 @@ def test_random_legal_play_folds_and_never_leaks_a_secret(data: st.DataObject) -
         event(kind)
         m.do(now, who, kind, state=state, **fields)
         check_views(m, now)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_voiding_any_events_never_breaks_the_fold(data: st.DataObject) -> None:
+    m = Match(config())
+    now = 0.0
+    for turn in range(40):
+        now += data.draw(st.sampled_from([0.0, 2.0, 31.0, 61.0]), label="wait")
+        state = m.state(now)
+        moves = legal_moves(state, f"U{turn}")
+        if state.phase is Phase.FINISHED or not moves:
+            break
+        who, kind, fields = data.draw(st.sampled_from(moves), label="move")
+        m.do(now, who, kind, state=state, **fields)
+    targets = data.draw(st.sets(st.integers(1, len(m.facts)), max_size=4), label="voided")
+    for seq in sorted(targets):
+        m.rule(now, {"type": "void", "target_seq": seq, "reason": "disconnection"})
+    for moment in (now / 3, now / 2, now, now + 500):
+        state = m.state(moment)
+        for who in (*SEATS, "spectator", HOST_NAME):
+            json.dumps(m.game.view(state, viewer(who)))
