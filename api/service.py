@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -37,6 +37,18 @@ from projections.live import LiveFolds
 from projections.views import Snapshot, snapshot
 
 MAX_ATTEMPTS = 5
+T = TypeVar("T")
+
+
+def retrying(attempt: Callable[[], T]) -> T:
+    """Run ``attempt`` again while another writer got in first (it re-reads the stream each
+    time); after ``MAX_ATTEMPTS`` the last ``VersionConflict`` reaches the caller (409)."""
+    for _ in range(MAX_ATTEMPTS - 1):
+        try:
+            return attempt()
+        except VersionConflict:
+            continue
+    return attempt()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,14 +141,12 @@ class MatchService:
         match = self.match(match_id)
         command = self.parse(match, body)
         digest = sha256_hex(canonical_json({"command": dict(body), "at": occurred_at}))
-        for _ in range(MAX_ATTEMPTS):
-            try:
-                return self._attempt(match, grant, command, occurred_at, idempotency_key, digest)
-            except VersionConflict:
-                continue
-            except IdempotentReplay as replayed:
-                return self._replayed(match, replayed.events)
-        raise VersionConflict(-1, -1)
+        try:
+            return retrying(
+                lambda: self._attempt(match, grant, command, occurred_at, idempotency_key, digest)
+            )
+        except IdempotentReplay as replayed:
+            return self._replayed(match, replayed.events)
 
     def _attempt(
         self,
@@ -216,23 +226,23 @@ class MatchService:
         match = self.match(match_id)
         seats = match.setup["seats"]
         digest = sha256_hex(canonical_json(ruling.model_dump(mode="json")))
-        for _ in range(MAX_ATTEMPTS):
+        actor = HOST if grant.role == "host" else grant.role
+
+        def attempt() -> Acted:
+            if idempotency_key is not None:
+                self.store.check_idempotent(match_id, idempotency_key, digest)
             last = self.store.last_seq(match_id)
-            actor = HOST if grant.role == "host" else grant.role
             draft = rulings.decide_ruling(ruling, actor=actor, last_seq=last, seats=seats)
             event = NewEvent(draft.type, HOST, self.clock(), draft.payload)
-            try:
-                if idempotency_key is not None:
-                    self.store.check_idempotent(match_id, idempotency_key, digest)
-                stored = self.store.append(
-                    match_id, last, [event], idempotency_key=idempotency_key, request_digest=digest
-                )
-            except VersionConflict:
-                continue
-            except IdempotentReplay as replayed:
-                return Acted(replayed.events, None, replayed=True)
+            stored = self.store.append(
+                match_id, last, [event], idempotency_key=idempotency_key, request_digest=digest
+            )
             return Acted(stored, None, replayed=False)
-        raise VersionConflict(-1, -1)
+
+        try:
+            return retrying(attempt)
+        except IdempotentReplay as replayed:
+            return Acted(replayed.events, None, replayed=True)
 
     # closing
 
@@ -243,19 +253,18 @@ class MatchService:
             raise NotPermitted("host_only", "only the host closes a match")
         match = self.match(match_id)
         game = self.game(match.game)
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> Acted:
             running = self.live.current(game, match)
             now = max(self.clock(), running.last_play or self.clock())
             state = running.at(game, now) or self.snapshot(match_id, now).folded.state
             payload = {"result": game.result(state), "rules_version": game.rules_version}
             event = NewEvent("match.closed", HOST, now, payload)
-            try:
-                stored = self.store.append(match_id, running.seq, [event])
-            except VersionConflict:
-                continue
+            stored = self.store.append(match_id, running.seq, [event])
             self.store.close_match(match_id, self.clock())
             return Acted(stored, payload, replayed=False)
-        raise VersionConflict(-1, -1)
+
+        return retrying(attempt)
 
     # reads
 
