@@ -27,7 +27,8 @@ Choices where the spec is silent (what a fair host would do):
 * Two prompt claims in one step: each solution stays sealed until both are in or the other window
   has closed; a lapsed window reveals the sealed one in the views (no event marks that instant).
   A challenge window runs from the moment the solution is judged correct (reveal or host ruling).
-* A correct challenge with a challenged solution whose objects need host verdicts waits for them.
+* A challenge of a solution whose objects need host verdicts waits for all of them; a host's
+  verdict on an object's category holds for the rest of the round.
 * Sum and product prompts need at least ``min_objects`` numbers (2 by default).
 * ``use_item`` (Extra Safe, Life Ring) is allowed in any phase until the match is finished;
   ``exchange`` takes ``times`` (1 point for 2 nets each time).
