@@ -3,8 +3,8 @@
 Rules: ``shared/spec/zoom.md``. Choices where the spec is silent, as a fair host would:
 
 * Target labels are case-insensitive on input (``a`` names target ``A``).
-* A buzz is graded pair by pair in the order posted; a correct pair that finds the last target
-  ends the round at once, so any later pair of the same buzz is ``ineligible: round_over``.
+* A buzz is graded pair by pair in the order posted; when its pairs find the last target, the
+  round ends at that buzz (a buzz names each target once, so no pair of it is left to grade).
 * A host ruling that ends a round at instant T applies before any buzz at T.
 * An amended outcome (ruling ``amend`` with ``{"A": "correct"}``) replaces the grading of that
   pair only when the pair is eligible at its place in the fold; an ineligible pair stays so.

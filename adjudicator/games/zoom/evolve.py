@@ -8,7 +8,7 @@ voided buzz, an earlier round end, an amended outcome) changes every outcome aft
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +27,7 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.errors import InvalidCommand
 
 
 def advance(state: ZoomState, now: datetime) -> ZoomState:
@@ -97,33 +98,60 @@ def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
     return replace(state, priority_declared_by=fact.payload["seat"])
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What one buzz changes in its round, gathered pair by pair; one new state is built after."""
+
+    found: dict[str, Found]
+    lockouts: list[Lockout]
+    clock_from: datetime
+    gained: int = 0
+
+
 def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
-    seat = fact.payload["seat"]
+    seat, amend = fact.payload["seat"], fact.amendment or {}
     pairs = [(p["target"], p["at"]) for p in fact.payload["pairs"]]
-    amend = fact.amendment or {}
-    results: list[PairOutcome] = []
-    number = state.round.number if state.round else None
-    for target, at in pairs:
-        state, outcome = _grade(state, seat, target, at, fact, amend.get(target))
-        results.append(outcome)
-    buzz = BuzzOutcome(fact.seq, seat, fact.at, number, tuple(results))
-    state = replace(state, outcomes=Outcomes(buzz, state.outcomes))
-    if buzz.graded:
-        state = _after_graded_buzz(state, seat)
-    if state.round is not None and len(state.round.found) == len(state.round.board.targets):
+    current = state.round
+    if state.phase is not Phase.IN_ROUND or current is None:
+        over = tuple(PairOutcome(t, at, Verdict.INELIGIBLE, "round_over") for t, at in pairs)
+        return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over))
+    tally = _Tally(dict(current.found), list(current.lockouts), current.clock_from)
+    results = tuple(
+        _grade(current, tally, seat, target, at, fact, amend.get(target)) for target, at in pairs
+    )
+    buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results)
+    holder, lockouts = current.priority_holder, tally.lockouts
+    if buzz.graded:  # releases the opponent's lockouts and ends the buzzer's own Priority
+        lockouts = [lo for lo in lockouts if lo.seat == seat]
+        holder = None if holder == seat else holder
+    after = Round(
+        current.number,
+        current.started_at,
+        current.board,
+        tally.clock_from,
+        tally.found,
+        tuple(lockouts),
+        holder,
+    )
+    scores = state.scores
+    if tally.gained:
+        scores = {**scores, seat: scores.get(seat, 0) + tally.gained}
+    state = replace(state, round=after, scores=scores, outcomes=Outcomes(buzz, state.outcomes))
+    if len(tally.found) == len(current.board.targets):
         state = end_round(state, fact.at, "all_found")
     return state
 
 
-def _ineligible_reason(state: ZoomState, seat: str, target: str) -> str | None:
-    current = state.round
-    if state.phase is not Phase.IN_ROUND or current is None:
-        return "round_over"
-    if target in current.found:
+def _record(state: ZoomState, buzz: BuzzOutcome) -> ZoomState:
+    return replace(state, outcomes=Outcomes(buzz, state.outcomes))
+
+
+def _ineligible_reason(current: Round, tally: _Tally, seat: str, target: str) -> str | None:
+    if target in tally.found:
         return "already_found"
     if current.priority_holder is not None and current.priority_holder != seat:
         return "priority"
-    if current.locked(seat, target):
+    if any(lo.seat == seat and lo.target == target for lo in tally.lockouts):
         return "locked_out"
     if target not in current.board.targets:
         return "unknown_target"
@@ -131,45 +159,30 @@ def _ineligible_reason(state: ZoomState, seat: str, target: str) -> str | None:
 
 
 def _grade(
-    state: ZoomState, seat: str, target: str, at: str, fact: Fact, amended: Any
-) -> tuple[ZoomState, PairOutcome]:
-    reason = _ineligible_reason(state, seat, target)
+    current: Round, tally: _Tally, seat: str, target: str, at: str, fact: Fact, amended: Any
+) -> PairOutcome:
+    reason = _ineligible_reason(current, tally, seat, target)
     if reason is not None:
-        return state, PairOutcome(target, at, Verdict.INELIGIBLE, reason)
-    assert state.round is not None
+        return PairOutcome(target, at, Verdict.INELIGIBLE, reason)
     if amended in (Verdict.CORRECT.value, Verdict.INCORRECT.value):
         verdict = Verdict(amended)
     else:
+        verdict = Verdict.CORRECT if _hit(current, target, at) else Verdict.INCORRECT
+    if verdict is Verdict.CORRECT:
+        tally.found[target] = Found(seat, at, fact.at, fact.seq)
+        tally.clock_from = fact.at
+        tally.gained += 1
+    else:
+        tally.lockouts.append(Lockout(seat, target, fact.at, fact.seq))
+    return PairOutcome(target, at, verdict, amended=amended is not None)
+
+
+def _hit(current: Round, target: str, at: str) -> bool:
+    try:
         row, col = coords.parse(at)
-        hit = state.round.board.matches(target, row, col)
-        verdict = Verdict.CORRECT if hit else Verdict.INCORRECT
-    state = _score(state, seat, target, at, fact) if verdict is Verdict.CORRECT else state
-    if verdict is Verdict.INCORRECT:
-        state = _lock(state, Lockout(seat, target, fact.at, fact.seq))
-    return state, PairOutcome(target, at, verdict, amended=amended is not None)
-
-
-def _score(state: ZoomState, seat: str, target: str, at: str, fact: Fact) -> ZoomState:
-    assert state.round is not None
-    found = {**state.round.found, target: Found(seat, at, fact.at, fact.seq)}
-    scores = {**state.scores, seat: state.scores.get(seat, 0) + 1}
-    current = replace(state.round, found=found, clock_from=fact.at)
-    return replace(state, scores=scores, round=current)
-
-
-def _lock(state: ZoomState, lockout: Lockout) -> ZoomState:
-    assert state.round is not None
-    return replace(state, round=replace(state.round, lockouts=(*state.round.lockouts, lockout)))
-
-
-def _after_graded_buzz(state: ZoomState, seat: str) -> ZoomState:
-    """A graded buzz releases the opponent's lockouts and ends the buzzer's own Priority."""
-    current = state.round
-    if current is None:
-        return state
-    kept = tuple(lo for lo in current.lockouts if lo.seat == seat)
-    holder = None if current.priority_holder == seat else current.priority_holder
-    return replace(state, round=replace(current, lockouts=kept, priority_holder=holder))
+    except InvalidCommand:  # never recorded by decide; an imported log may still hold one
+        return False
+    return current.board.matches(target, row, col)
 
 
 def _adjusted(state: ZoomState, fact: Fact) -> ZoomState:
