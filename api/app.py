@@ -73,5 +73,5 @@ def ensure_operator_token(store: EventStore, configured: str | None) -> None:
     if store.operator_token_count() == 0:
         token = new_token("op")
         store.add_operator_token(token_hash(token))
-        structlog.get_logger("api").warning("operator_token_created", token=token)
+        structlog.get_logger("api").warning("operator_token_created")  # never the token
         print(f"\nOperator token (shown once, keep it): {token}\n", flush=True)
