@@ -19,9 +19,11 @@ def test_a_first_start_without_a_configured_token_creates_one_and_prints_it_once
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
-    create_app(Settings(database_url=url, log_level="error")).state.service.store.dispose()
+    first = Settings(database_url=url, log_level="warning", log_json=True)
+    create_app(first).state.service.store.dispose()
     printed = capsys.readouterr()
     token = printed.out.split("keep it): ")[1].split()[0]
+    assert "operator_token_created" in printed.err
     assert token not in printed.err  # the log says a token was made, never which
     app = create_app(Settings(database_url=url, log_level="error"))
     assert "Operator token" not in capsys.readouterr().out
