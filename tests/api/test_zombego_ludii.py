@@ -140,3 +140,22 @@ def test_another_game_has_no_ludii_form(api: Api) -> None:
     api.create(game="zoom", seats=SEATS, config={"rounds": 1})
     response = export(api)
     assert (response.status_code, response.json()["code"]) == (422, "not_zombego")
+
+
+def test_a_given_start_is_kept_never_in_the_future_and_the_match_verifies(api: Api) -> None:
+    golden = GAMES[0]
+    create(api, golden)
+    count = len(golden["plies"])
+    late = (api.clock.now - timedelta(seconds=count - 2)).isoformat()
+    future = enter(api, {**ludii_game(golden), "start": late})
+    assert (future.status_code, future.json()["code"]) == (422, "game_time_in_future")
+    assert export(api).json()["moves"] == []
+    start = api.clock.now - timedelta(hours=2)
+    assert enter(api, {**ludii_game(golden), "start": start.isoformat()}).status_code == 201
+    events = api.client.get(f"/matches/{api.match_id}/events").json()
+    first = next(e for e in events if e["type"] == "zombego.placed")
+    assert first["occurred_at"] == start.isoformat().replace("+00:00", "Z")
+    closed = api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    assert closed.status_code == 201, closed.text
+    report = api.client.get(f"/matches/{api.match_id}/verify").json()
+    assert report["ok"], report
