@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from api.cli import main
 from tests.api.conftest import Api
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "zombego" / "zombego-golden.jsonl"
@@ -159,3 +160,14 @@ def test_a_given_start_is_kept_never_in_the_future_and_the_match_verifies(api: A
     assert closed.status_code == 201, closed.text
     report = api.client.get(f"/matches/{api.match_id}/verify").json()
     assert report["ok"], report
+
+
+def test_the_cli_writes_the_same_ludii_game(api: Api, database_url: str, tmp_path: Path) -> None:
+    golden = GAMES[1]
+    create(api, golden)
+    assert enter(api, ludii_game(golden)).status_code == 201
+    file = tmp_path / "game.json"
+    argv = ["ludii-export", api.match_id, "--database-url", database_url, "-o", str(file)]
+    assert main(argv) == 0
+    assert json.loads(file.read_text(encoding="utf-8")) == export(api).json()
+    assert main(["ludii-export", "no-such-match", "--database-url", database_url]) == 1
