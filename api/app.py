@@ -15,7 +15,7 @@ from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api import errors, logs
 from api.limits import BodyLimit, PayloadTooLarge
-from api.routes import audit, games, health, live, matches
+from api.routes import audit, games, health, live, ludii, matches
 from api.service import MatchService
 from api.settings import Settings
 from api.tokens import new_token, token_hash
@@ -54,7 +54,8 @@ def create_app(
     app.add_exception_handler(PayloadTooLarge, _too_large)
     app.middleware("http")(logs.bind_request)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    for router in (health.router, games.router, audit.router, matches.router, live.router):
+    routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
+    for router in routers:
         app.include_router(router)
     return app
 

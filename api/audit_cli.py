@@ -1,8 +1,9 @@
-"""The audit commands of the CLI: ``export`` and ``import`` work on a store directly, ``verify``
-works offline on a record file alone."""
+"""The audit commands of the CLI: ``export``, ``ludii-export`` and ``import`` work on a store
+directly, ``verify`` works offline on a record file alone."""
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
+from adjudicator.kernel.errors import InvalidCommand
 from api import audit
 from api.errors import RecordInvalid
 from api.wordlists import load_words
@@ -73,4 +75,29 @@ def import_command(database_url: str, file: str) -> int:
     match = imported.match
     print(f"imported match {match.match_id} ({match.game}, {match.status})")
     print(f"tokens (shown once): {imported.tokens}")
+    return 0
+
+
+def ludii_export_command(database_url: str, match_id: str, output: str | None) -> int:
+    """Write a Zombego match as a Ludii game (JSON); this reads the store itself, so a hidden
+    match's values are included as the host would see them."""
+    from adjudicator.games.zombego.ludii import game_json
+    from api.ludii import zombego_state
+    from api.service import MatchService
+
+    store = EventStore.from_url(database_url)
+    try:
+        service = MatchService(store, all_games(), lambda: datetime.now(UTC))
+        game = game_json(zombego_state(service, service.match(match_id)))
+    except (UnknownMatch, InvalidCommand) as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 1
+    finally:
+        store.dispose()
+    text = json.dumps(game, ensure_ascii=False) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}")
     return 0

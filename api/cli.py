@@ -1,4 +1,5 @@
-"""Command line: ``serve``, ``db upgrade``, ``demo``, ``export``, ``verify``, ``import``.
+"""Command line: ``serve``, ``db upgrade``, ``demo``, ``export``, ``ludii-export``, ``verify``,
+``import``.
 
 ``serve`` runs on the embedded SQLite file by default (``./data/adjudicator.sqlite3``);
 set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL.
@@ -73,6 +74,12 @@ def export(args: argparse.Namespace) -> int:
     return export_command(_store_url(args), args.match_id, args.output)
 
 
+def ludii_export(args: argparse.Namespace) -> int:
+    from api.audit_cli import ludii_export_command
+
+    return ludii_export_command(_store_url(args), args.match_id, args.output)
+
+
 def verify(args: argparse.Namespace) -> int:
     from api.audit_cli import verify_command
 
@@ -91,6 +98,11 @@ def _audit_parsers(sub: Any) -> None:
     out.add_argument("--database-url", help="overrides DATABASE_URL")
     out.add_argument("-o", "--output", help="file to write (default: standard output)")
     out.set_defaults(func=export)
+    game = sub.add_parser("ludii-export", help="write a Zombego match as a Ludii game (JSON)")
+    game.add_argument("match_id")
+    game.add_argument("--database-url", help="overrides DATABASE_URL")
+    game.add_argument("-o", "--output", help="file to write (default: standard output)")
+    game.set_defaults(func=ludii_export)
     check = sub.add_parser("verify", help="verify an exported record offline (exit 1 on failure)")
     check.add_argument("file")
     check.set_defaults(func=verify)

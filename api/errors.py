@@ -84,7 +84,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(DomainError)
     async def _domain(_: Request, error: DomainError) -> JSONResponse:
-        return JSONResponse(body(error.code, error.message), status_code=status_of(error))
+        content = body(error.code, error.message, getattr(error, "details", None))
+        return JSONResponse(content, status_code=status_of(error))
 
     @app.exception_handler(StoreError)
     async def _store(_: Request, error: StoreError) -> JSONResponse:

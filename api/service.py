@@ -161,12 +161,12 @@ class MatchService:
             self.store.check_idempotent(match.match_id, key, digest)
         game = self.game(match.game)
         running = self.live.current(game, match)
-        ctx = self._context(grant, running.last_play, occurred_at)
+        ctx = self.context(grant, running.last_play, occurred_at)
         state = running.at(game, ctx.now)
         if state is None:  # a ruling acts later than now: fold afresh up to now
             state = self.snapshot(match.match_id, ctx.now).folded.state
         drafts = game.decide(state, command, ctx)
-        new = [self._new_event(d, ctx) for d in drafts]
+        new = [self.new_event(d, ctx) for d in drafts]
         stored = self.store.append(
             match.match_id, running.seq, new, idempotency_key=key, request_digest=digest
         )
@@ -175,9 +175,10 @@ class MatchService:
             self.live.put(match.match_id, after)
         return Acted(stored, game.outcome(after.state, stored[0].seq), replayed=False)
 
-    def _context(
+    def context(
         self, grant: TokenGrant, last_play: datetime | None, occurred_at: datetime | None
     ) -> Context:
+        """Who acts and at what game time: the host's entered time (checked) or now."""
         now = self.clock()
         if occurred_at is not None:
             now = self._entered_time(grant, occurred_at, now, last_play)
@@ -205,7 +206,8 @@ class MatchService:
         return entered
 
     @staticmethod
-    def _new_event(draft: Draft, ctx: Context) -> NewEvent:
+    def new_event(draft: Draft, ctx: Context) -> NewEvent:
+        """The event to append for ``draft``, acted by ``ctx.actor`` at game time ``ctx.now``."""
         return NewEvent(draft.type, ctx.actor, ctx.now, draft.payload, draft.private_to)
 
     def _replayed(self, match: MatchRecord, events: list[StoredEvent]) -> Acted:

@@ -30,7 +30,7 @@ from adjudicator.games.zombego.model import (
 )
 from adjudicator.games.zombego.movegen import outcome
 from adjudicator.games.zombego.play import make, push, start
-from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.errors import DomainError, InvalidCommand
 
 
 def move_text(move: Move, n: int) -> str:
@@ -119,15 +119,40 @@ def import_game(data: Mapping[str, Any], ply_cap: int | None = DEFAULT_PLY_CAP) 
         piece_set=str(data.get("piece_set", board.DEFAULT_PIECE_SET)),
         ply_cap=ply_cap,
     )
-    positions = [start(rules)]
-    for text in _texts(data):
-        move = parse_move(text, rules.board)
-        check(positions[-1], move)
+    return replay(start(rules), texts(data))
+
+
+def replay(opening: Position, moves: Iterable[str]) -> list[Position]:
+    """Every position of a game played from ``opening`` by Ludii move strings, checked.
+
+    Raises :class:`IllegalPly` at the first move that does not parse or is not legal.
+    """
+    positions = [opening]
+    for ply, text in enumerate(moves, start=1):
+        try:
+            move = parse_move(text, opening.rules.board)
+            check(positions[-1], move)
+        except DomainError as refused:
+            raise IllegalPly(ply, text, refused) from refused
         positions.append(push(positions[-1], move))
     return positions
 
 
-def _texts(data: Mapping[str, Any]) -> Sequence[str]:
+class IllegalPly(InvalidCommand):
+    """Move ``ply`` (1-based) of a game, ``text``, is not legal (or not a move) where played."""
+
+    def __init__(self, ply: int, text: str, refused: DomainError) -> None:
+        super().__init__("illegal_ply", f"ply {ply} ({text!r}): {refused.code}: {refused.message}")
+        self.ply, self.text, self.reason = ply, text, refused.code
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The refusal as data: the ply (1-based), its move string and the rule's code."""
+        return {"ply": self.ply, "move": self.text, "reason": self.reason}
+
+
+def texts(data: Mapping[str, Any]) -> Sequence[str]:
+    """A game's move strings: ``moves``, or the ``played`` of each of the golden ``plies``."""
     if "moves" in data:
         return [str(text) for text in data["moves"]]
     return [str(ply["played"]) for ply in data["plies"]]

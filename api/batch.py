@@ -1,0 +1,76 @@
+"""Several host-entered commands recorded as one atomic append (all or nothing).
+
+Each command is decided exactly as ``POST /matches/{id}/commands`` would decide it, at its own
+entered game time (never in the future, never before the previous one), against the state the
+commands before it leave. Their events are appended in one batch after the seq the first
+decision was made against: if another writer got in first, the whole batch is re-read and
+re-decided; if any command is refused, nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from adjudicator.kernel.decider import Fact, Game
+from api.service import MatchService, retrying
+from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
+from projections.facts import to_facts
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What a batch recorded: its events, each command's derived outcome, the result after."""
+
+    events: list[StoredEvent]
+    outcomes: list[dict[str, Any] | None]
+    result: dict[str, Any] | None
+
+
+def execute_batch(
+    service: MatchService,
+    match_id: str,
+    grant: TokenGrant,
+    entries: Sequence[tuple[Mapping[str, Any], datetime]],
+) -> Batch:
+    """Record ``entries`` (command body, entered game time) in order, atomically."""
+    match = service.match(match_id)
+    commands = [(service.parse(match, body), at) for body, at in entries]
+    return retrying(lambda: _attempt(service, match, grant, commands))
+
+
+def _attempt(
+    service: MatchService,
+    match: MatchRecord,
+    grant: TokenGrant,
+    commands: Sequence[tuple[BaseModel, datetime]],
+) -> Batch:
+    game: Game[Any] = service.game(match.game)
+    running = service.live.current(game, match)
+    state: Any = None
+    last_play, seq = running.last_play, running.seq
+    new: list[NewEvent] = []
+    firsts: list[int] = []
+    for command, at in commands:
+        ctx = service.context(grant, last_play, at)
+        if state is None:
+            state = running.at(game, ctx.now)
+            if state is None:  # entered before the fold's horizon: fold afresh up to then
+                state = service.snapshot(match.match_id, ctx.now).folded.state
+        state = game.advance(state, ctx.now)
+        firsts.append(seq + 1)
+        for draft in game.decide(state, command, ctx):
+            seq += 1
+            new.append(service.new_event(draft, ctx))
+            state = game.evolve(state, Fact(seq, draft.type, ctx.actor, ctx.now, draft.payload))
+        last_play = ctx.now
+    if not new:
+        return Batch([], [], None if state is None else game.result(state))
+    stored = service.store.append(match.match_id, running.seq, new)
+    if running.accepts(to_facts(stored)):
+        service.live.put(match.match_id, running.extend(game, to_facts(stored)))
+    return Batch(stored, [game.outcome(state, first) for first in firsts], game.result(state))
