@@ -64,7 +64,12 @@ def demo(args: argparse.Namespace) -> int:
 
 
 def _store_url(args: argparse.Namespace) -> str:
+    """The store the command works on, its schema brought up to date (a first use included)."""
+    from events.migrate import upgrade
+
     settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
+    ensure_sqlite_directory(settings.database_url)
+    upgrade(settings.database_url)
     return settings.database_url
 
 
