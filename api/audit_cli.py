@@ -43,8 +43,14 @@ def export_command(database_url: str, match_id: str, output: str | None) -> int:
 
 
 def verify_command(file: str) -> int:
-    """Print each check; exit status 0 when everything verifies, 1 otherwise."""
-    report = audit.verify_text(Path(file).read_text(encoding="utf-8"), all_games())
+    """Print each check; exit status 0 when everything verifies, 1 otherwise, 2 when the
+    file cannot be read."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"error: cannot read {file}: {error}", file=sys.stderr)
+        return 2
+    report = audit.verify_text(text, all_games())
     print(describe(report))
     return 0 if report.ok else 1
 
