@@ -49,32 +49,38 @@ class FormWord(_Rule):
         )
 
 
-class SumTo(_Rule):
+class _NumbersTo(_Rule):
+    """Numbers (at least ``min_objects`` of them) that combine to ``target``."""
+
+    target: int
+    min_objects: int = Field(default=2, ge=1)
+
+    def combine(self, numbers: list[int]) -> int:
+        raise NotImplementedError
+
+    def meets(self, parts: list[str], words: frozenset[str]) -> bool | None:
+        numbers = _numbers(parts)
+        if numbers is None or len(numbers) < self.min_objects:
+            return False
+        return self.combine(numbers) == self.target
+
+
+class SumTo(_NumbersTo):
     """Numbers (at least ``min_objects`` of them) that add up to ``target``."""
 
     kind: Literal["sum"] = "sum"
-    target: int
-    min_objects: int = Field(default=2, ge=1)
 
-    def meets(self, parts: list[str], words: frozenset[str]) -> bool | None:
-        numbers = _numbers(parts)
-        if numbers is None or len(numbers) < self.min_objects:
-            return False
-        return sum(numbers) == self.target
+    def combine(self, numbers: list[int]) -> int:
+        return sum(numbers)
 
 
-class ProductTo(_Rule):
+class ProductTo(_NumbersTo):
     """Numbers (at least ``min_objects`` of them) whose product is ``target``."""
 
     kind: Literal["product"] = "product"
-    target: int
-    min_objects: int = Field(default=2, ge=1)
 
-    def meets(self, parts: list[str], words: frozenset[str]) -> bool | None:
-        numbers = _numbers(parts)
-        if numbers is None or len(numbers) < self.min_objects:
-            return False
-        return prod(numbers) == self.target
+    def combine(self, numbers: list[int]) -> int:
+        return prod(numbers)
 
 
 class HostPrompt(_Rule):
