@@ -43,7 +43,7 @@ def optional_grant(
     token = _bearer(authorization)
     if token is None:
         return None
-    grant = service.store.match_for_token(token_hash(token))
+    grant = service.grant_for(token_hash(token))
     if grant is None:
         raise ApiError(401, "invalid_token", "this token is not known to the service")
     return grant

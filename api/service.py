@@ -37,6 +37,7 @@ from projections.live import LiveFolds
 from projections.views import Snapshot, snapshot
 
 MAX_ATTEMPTS = 5
+GRANT_CACHE_SIZE = 100_000
 T = TypeVar("T")
 
 
@@ -74,6 +75,17 @@ class MatchService:
         self.games = games
         self.clock = clock
         self.live = LiveFolds(store)
+        self._grants: dict[str, TokenGrant] = {}
+
+    def grant_for(self, token_hash: str) -> TokenGrant | None:
+        """The grant of a token (by hash). Grants never change once issued, so a found one is
+        remembered; an unknown hash is asked of the store every time."""
+        grant = self._grants.get(token_hash)
+        if grant is None:
+            grant = self.store.match_for_token(token_hash)
+            if grant is not None and len(self._grants) < GRANT_CACHE_SIZE:
+                self._grants[token_hash] = grant
+        return grant
 
     # matches
 
