@@ -299,8 +299,9 @@ class MatchService:
     def events(
         self, match_id: str, known_at: datetime | None = None, after_seq: int = 0
     ) -> list[StoredEvent]:
+        """The match's events after ``after_seq``, as recorded by ``known_at`` (default: now)."""
         self.match(match_id)
-        return [e for e in self.store.read(match_id, recorded_by=known_at) if e.seq > after_seq]
+        return self.store.read(match_id, recorded_by=known_at, after_seq=after_seq)
 
     @staticmethod
     def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:

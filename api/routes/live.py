@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
@@ -53,7 +54,7 @@ async def _feed(
 ) -> AsyncIterator[str]:
     idle = 0.0
     while not await request.is_disconnected():
-        batch = await run_in_threadpool(service.events, match_id, None, seq)
+        batch = await run_in_threadpool(partial(service.store.read, match_id, after_seq=seq))
         for event in batch:
             data = json.dumps(event_view(event, viewer), separators=(",", ":"))
             yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
