@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
-from adjudicator.kernel.decider import HOST, Context, Draft, Game, Role, Viewer, seat_actor
+from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.kernel.fold import Folded
 from api.tokens import issue_match_tokens
@@ -110,8 +110,8 @@ class MatchService:
         public = {k: v for k, v in setup.items() if k != "seed"}
         header = {**public, "game": game.name, "rules_version": game.rules_version}
         first = [
-            NewEvent("match.created", "system", now, header),
-            NewEvent("match.seeded", "system", now, {"seed": seed}, private_to=()),
+            NewEvent("match.created", SYSTEM, now, header),
+            NewEvent("match.seeded", SYSTEM, now, {"seed": seed}, private_to=()),
         ]
         match = self.store.create_match(
             match_id, game.name, game.rules_version, setup, records, now, first_events=first

@@ -16,7 +16,7 @@ A game is a set of pure functions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -96,7 +96,6 @@ class Context:
     actor: str
     now: datetime
     seat: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_host(self) -> bool:

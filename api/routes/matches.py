@@ -9,6 +9,7 @@ from fastapi import APIRouter, Body, Header, Query
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import Role, Viewer
 from api import schemas
 from api.deps import Grant, MaybeGrant, Operator, Service, for_match
 from api.errors import ApiError
@@ -180,3 +181,18 @@ def get_timeline(
     viewer = service.viewer(match, grant)
     points = match_timeline(service.game(match.game), match, events, viewer)
     return {"match_id": match_id, "points": points}
+
+
+@router.get("/feed", dependencies=[Operator])
+def feed(
+    service: Service,
+    after_position: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> list[dict[str, Any]]:
+    """Operator: every match's events in global order after ``after_position`` (gap-free in
+    commit order, so a reader tailing it never skips one), private payloads withheld."""
+    spectator = Viewer(Role.SPECTATOR)
+    return [
+        {"match_id": e.match_id, "position": e.position, **event_view(e, spectator)}
+        for e in service.store.read_after(after_position, limit)
+    ]

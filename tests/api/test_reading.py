@@ -39,3 +39,17 @@ def test_unknown_matches_and_naive_times_are_clear_errors(api: Api) -> None:
     assert (naive.status_code, naive.json()["code"]) == (422, "naive_time")
     junk = api.client.get(f"/matches/{api.match_id}/state", params={"at": "yesterday"})
     assert (junk.status_code, junk.json()["code"]) == (422, "invalid_request")
+
+
+def test_the_operator_feed_lists_every_match_in_global_order_without_secrets(api: Api) -> None:
+    supplied_match(api, seed=77)
+    first = api.match_id
+    api.create()
+    headers = api.auth("op_test_token")
+    feed = api.client.get("/feed", headers=headers).json()
+    assert [e["position"] for e in feed] == list(range(1, len(feed) + 1))
+    assert {e["match_id"] for e in feed} == {first, api.match_id}
+    assert all(e["payload"] is None for e in feed if e["type"] == "match.seeded")
+    tail = api.client.get("/feed", params={"after_position": 3, "limit": 1}, headers=headers)
+    assert [e["position"] for e in tail.json()] == [4]
+    assert api.client.get("/feed").status_code == 401
