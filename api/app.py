@@ -3,8 +3,10 @@ games and the clock, so tests build one app per test with their own database and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import structlog
@@ -19,9 +21,11 @@ from api.routes import audit, games, health, live, ludii, matches
 from api.service import MatchService
 from api.settings import Settings
 from api.tokens import new_token, token_hash
+from api.wakeups import Wakeups
 from api.wordlists import load_words
 from events import EventStore
 from events.migrate import upgrade
+from events.notify import Listener
 
 
 def utc_now() -> datetime:
@@ -42,11 +46,15 @@ def create_app(
             upgrade(settings.database_url)
         store = EventStore.from_url(settings.database_url, clock=clock)
     ensure_operator_token(store, settings.operator_token)
+    wakeups = Wakeups()
+    store.on_append(wakeups.wake)
     app = FastAPI(
         title="Match adjudicator",
         version="0.1.0",
         description="Referee, record keeper and auditor for two-player competition games.",
+        lifespan=partial(_listening, store, wakeups),
     )
+    app.state.wakeups = wakeups
     games_ = games_ or registry.games(load_words(settings.wordlist))
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
@@ -58,6 +66,20 @@ def create_app(
     for router in routers:
         app.include_router(router)
     return app
+
+
+@asynccontextmanager
+async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIterator[None]:
+    """While the app runs on PostgreSQL, appends by other replicas wake this one's streams."""
+    listener = None
+    if store.engine.dialect.name == "postgresql":
+        listener = Listener(store.engine.url, wakeups.wake)
+        listener.start()
+    try:
+        yield
+    finally:
+        if listener is not None:
+            listener.stop()
 
 
 async def _too_large(_: Request, __: Exception) -> JSONResponse:

@@ -31,4 +31,6 @@ class Settings(BaseSettings):
         description="No, Not That! word list file (one word a line, env ADJUDICATOR_WORDLIST);"
         " default: the web2 list of the english-words package",
     )
-    stream_poll_seconds: float = Field(0.5, gt=0, le=10, description="live stream re-read interval")
+    stream_poll_seconds: float = Field(
+        2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
+    )

@@ -26,6 +26,7 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
+from events.notify import notify
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
 from events.tables import operator_tokens
 
@@ -40,6 +41,7 @@ class EventStore:
     def __init__(self, engine: Engine, clock: Clock | None = None) -> None:
         self.engine = engine
         self._clock = clock or utc_now
+        self._callbacks: list[Callable[[str], None]] = []
 
     @classmethod
     def from_url(cls, url: str, clock: Clock | None = None) -> EventStore:
@@ -188,7 +190,7 @@ class EventStore:
             with self._writer() as conn:
                 if idempotency_key is not None:
                     self._refuse_replay(conn, match_id, idempotency_key, request_digest)
-                return append_batch(
+                stored = append_batch(
                     conn,
                     match_id,
                     expected_seq,
@@ -198,8 +200,19 @@ class EventStore:
                     request_digest=request_digest,
                     allow_closed=allow_closed,
                 )
+                notify(conn, match_id)
         except (VersionConflict, IntegrityError) as error:
             self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
+        self._appended(match_id)
+        return stored
+
+    def on_append(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(match_id)`` after every append this store instance commits."""
+        self._callbacks.append(callback)
+
+    def _appended(self, match_id: str) -> None:
+        for callback in self._callbacks:
+            callback(match_id)
 
     def _explain_failure(
         self,

@@ -3,7 +3,9 @@
 ``GET /matches/{id}/stream`` sends every event after ``after_seq`` (or the ``Last-Event-ID`` a
 reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
 by seq, so however an update is delayed none is lost; any replica can serve any client, since
-each reads the shared store. The stream ends after the ``match.closed`` event.
+each reads the shared store. A stream is woken at once by an append in this process, or on
+PostgreSQL by the NOTIFY of an append in any replica; it re-reads every ``stream_poll_seconds``
+in any case. The stream ends after the ``match.closed`` event.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from contextlib import suppress
 from functools import partial
 from typing import Annotated
 
@@ -21,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from adjudicator.kernel.decider import Viewer
 from api.deps import MaybeGrant, Service
 from api.service import MatchService
+from api.wakeups import Wakeups
 from projections.views import event_view
 
 router = APIRouter(tags=["live"])
@@ -53,16 +57,20 @@ async def _feed(
     poll: float,
 ) -> AsyncIterator[str]:
     idle = 0.0
-    while not await request.is_disconnected():
-        batch = await run_in_threadpool(partial(service.store.read, match_id, after_seq=seq))
-        for event in batch:
-            data = json.dumps(event_view(event, viewer), separators=(",", ":"))
-            yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
-            seq = event.seq
-            if event.type == "match.closed":
-                return
-        idle = 0.0 if batch else idle + poll
-        if idle >= KEEP_ALIVE_SECONDS:
-            idle = 0.0
-            yield ": keep-alive\n\n"
-        await asyncio.sleep(poll)
+    wakeups: Wakeups = request.app.state.wakeups
+    with wakeups.subscription(match_id) as woken:
+        while not await request.is_disconnected():
+            woken.clear()
+            batch = await run_in_threadpool(partial(service.store.read, match_id, after_seq=seq))
+            for event in batch:
+                data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+                yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
+                seq = event.seq
+                if event.type == "match.closed":
+                    return
+            idle = 0.0 if batch else idle + poll
+            if idle >= KEEP_ALIVE_SECONDS:
+                idle = 0.0
+                yield ": keep-alive\n\n"
+            with suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), timeout=poll)

@@ -76,12 +76,13 @@ class Api:
         return seq
 
 
-def make_app(database_url: str, clock: ManualClock) -> Any:
+def make_app(database_url: str, clock: ManualClock, **overrides: Any) -> Any:
     settings = Settings(
         database_url=database_url,
         operator_token=OPERATOR,
         upgrade_on_start=False,
         log_level="warning",
+        **overrides,
     )
     return create_app(settings, clock=clock)
 

@@ -162,3 +162,15 @@ def test_a_match_is_created_with_its_first_events_in_one_transaction(store: Even
         )
     assert store.get_match("m-2") is None
     assert store.read("m-2") == []
+
+
+def test_append_callbacks_run_after_a_commit_and_never_for_a_refused_append(
+    store: EventStore,
+) -> None:
+    match_id = new_match(store)
+    woken: list[str] = []
+    store.on_append(woken.append)
+    store.append(match_id, 0, [event(1)])
+    with pytest.raises(VersionConflict):
+        store.append(match_id, 0, [event(2)])
+    assert woken == [match_id]

@@ -1,0 +1,60 @@
+"""Wake-ups across replicas. On PostgreSQL every append sends ``NOTIFY`` on one channel with the
+match id as payload, inside the append's transaction, so it is delivered at commit; a
+:class:`Listener` thread per process turns those into callbacks. A wake-up carries no data:
+readers catch up by seq, so a lost one only delays an update until the next poll.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import psycopg
+from sqlalchemy import Connection, text
+from sqlalchemy.engine import URL
+
+CHANNEL = "adjudicator_events"
+
+
+def notify(conn: Connection, match_id: str) -> None:
+    """Queue a wake-up for ``match_id``, sent when ``conn``'s transaction commits."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text("SELECT pg_notify(:channel, :match)"), {"channel": CHANNEL, "match": match_id}
+        )
+
+
+class Listener:
+    """LISTENs on the channel in a daemon thread and calls ``on_wake(match_id)`` for each
+    notification; reconnects after a lost connection."""
+
+    def __init__(self, url: URL, on_wake: Callable[[str], None], timeout: float = 0.25) -> None:
+        self.conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.on_wake = on_wake
+        self.timeout = timeout
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pg-listener", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        self._ready.wait(timeout=10)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._listen()
+            except psycopg.Error:
+                self._stop.wait(1.0)  # the server went away: try again shortly
+
+    def _listen(self) -> None:
+        with psycopg.connect(self.conninfo, autocommit=True) as conn:
+            conn.execute(f"LISTEN {CHANNEL}")
+            self._ready.set()
+            while not self._stop.is_set():
+                for note in conn.notifies(timeout=self.timeout):
+                    self.on_wake(note.payload)
