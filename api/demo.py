@@ -14,12 +14,13 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from api.entering import HostEntry
 from api.tokens import new_token
 
 
@@ -37,7 +38,7 @@ def find(grid: list[Any], target: list[Any]) -> str:
     raise ValueError("target not in grid")
 
 
-class ZoomScript:
+class ZoomScript(HostEntry):
     """Plays a Zoom match as the host entering posts with their game times."""
 
     def __init__(
@@ -48,34 +49,19 @@ class ZoomScript:
         rounds: int,
         start: datetime | None = None,
     ) -> None:
-        self.client, self.operator, self.seed, self.rounds = client, operator, seed, rounds
-        self.clock = start or datetime.now(UTC) - timedelta(hours=2)
-        self.match_id = ""
-        self.host = ""
+        super().__init__(client, operator, start)
+        self.seed, self.rounds = seed, rounds
 
     def create(self) -> dict[str, Any]:
-        body = {
-            "game": "zoom",
-            "seats": ["alpha", "beta"],
-            "advantage": "beta",
-            "config": {"rounds": self.rounds},
-            "seed": self.seed,
-        }
-        made = self._ok(self.client.post("/matches", json=body, headers=self._auth(self.operator)))
-        self.match_id, self.host = made["match_id"], made["tokens"]["host"]
-        return made
-
-    def post(self, command: dict[str, Any], after: float) -> dict[str, Any]:
-        self.clock += timedelta(seconds=after)
-        body = {**command, "occurred_at": self.clock.isoformat()}
-        url = f"/matches/{self.match_id}/commands"
-        return self._ok(self.client.post(url, json=body, headers=self._auth(self.host)))
-
-    def state(self) -> dict[str, Any]:
-        url = f"/matches/{self.match_id}/state"
-        answer = self._ok(self.client.get(url, params={"at": self.clock.isoformat()}))
-        state: dict[str, Any] = answer["state"]
-        return state
+        return self.create_match(
+            {
+                "game": "zoom",
+                "seats": ["alpha", "beta"],
+                "advantage": "beta",
+                "config": {"rounds": self.rounds},
+                "seed": self.seed,
+            }
+        )
 
     def play(self) -> dict[str, Any]:
         self.create()
@@ -94,24 +80,13 @@ class ZoomScript:
                 self.post(self._buzz(seat, label, "a1" if answer != "a1" else "b1"), after=4)
                 seat = "beta" if seat == "alpha" else "alpha"
             if number % 4 == 0 and i == len(labels) - 1:
-                self.clock += timedelta(seconds=125)  # nobody finds it: the round clock ends it
+                self.wait(125)  # nobody finds it: the round clock ends it
                 return
             self.post(self._buzz(seat, label, answer), after=7)
 
     @staticmethod
     def _buzz(seat: str, label: str, cell: str) -> dict[str, Any]:
         return {"type": "buzz", "seat": seat, "pairs": [{"target": label, "at": cell}]}
-
-    @staticmethod
-    def _auth(token: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {token}"}
-
-    @staticmethod
-    def _ok(response: httpx.Response) -> dict[str, Any]:
-        if response.status_code >= 400:
-            raise RuntimeError(f"{response.status_code}: {response.text}")
-        data: dict[str, Any] = response.json()
-        return data
 
 
 def result_table(state: dict[str, Any]) -> str:

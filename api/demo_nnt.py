@@ -9,10 +9,12 @@ points.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import httpx
+
+from api.entering import HostEntry
 
 ALPHA, BETA = "Alpha", "Beta"
 ITEMS = ["extra_safe", "life_ring", "head_start"]
@@ -56,28 +58,18 @@ def match_config(rounds: int) -> dict[str, Any]:
     }
 
 
-class NntScript:
+class NntScript(HostEntry):
     """Plays a No, Not That! match as the host entering each post with its game time."""
 
     def __init__(
         self, client: httpx.Client, operator: str, rounds: int = 16, start: datetime | None = None
     ) -> None:
-        self.client, self.operator, self.rounds = client, operator, rounds
-        self.clock = start or datetime.now(UTC) - timedelta(hours=3)
-        self.match_id = ""
-        self.host = ""
+        super().__init__(client, operator, start)
+        self.rounds = rounds
 
     def create(self) -> dict[str, Any]:
         body = {"game": "no_not_that", "seats": [ALPHA, BETA], "config": match_config(self.rounds)}
-        made = _ok(self.client.post("/matches", json=body, headers=_auth(self.operator)))
-        self.match_id, self.host = made["match_id"], made["tokens"]["host"]
-        return made
-
-    def post(self, command: dict[str, Any], after: float = 1) -> dict[str, Any]:
-        self.clock += timedelta(seconds=after)
-        body = {**command, "occurred_at": self.clock.isoformat()}
-        url = f"/matches/{self.match_id}/commands"
-        return _ok(self.client.post(url, json=body, headers=_auth(self.host)))
+        return self.create_match(body)
 
     def act(self, seat: str, kind: str, after: float = 1, **fields: Any) -> dict[str, Any]:
         return self.post({"type": kind, "seat": seat, **fields}, after)
@@ -87,16 +79,6 @@ class NntScript:
         for seat, (kind, *rest) in ((ALPHA, alpha), (BETA, beta)):
             fields = {"object": rest[0]} if rest else {}
             self.act(seat, kind, after, **fields)
-
-    def wait(self, seconds: float) -> None:
-        self.clock += timedelta(seconds=seconds)
-
-    def state(self) -> dict[str, Any]:
-        url = f"/matches/{self.match_id}/state"
-        params = {"at": self.clock.isoformat()}
-        answer = _ok(self.client.get(url, params=params, headers=_auth(self.host)))
-        state: dict[str, Any] = answer["state"]
-        return state
 
     def play(self) -> dict[str, Any]:
         self.create()
@@ -187,17 +169,6 @@ def result_table(state: dict[str, Any]) -> str:
     result = state["result"]
     lines.append(f"result: winner={result['winner']} reason={result['reason']}")
     return "\n".join(lines)
-
-
-def _auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def _ok(response: httpx.Response) -> dict[str, Any]:
-    if response.status_code >= 400:
-        raise RuntimeError(f"{response.status_code}: {response.text}")
-    data: dict[str, Any] = response.json()
-    return data
 
 
 def run_nnt_demo(rounds: int = 16, database_url: str | None = None) -> int:
