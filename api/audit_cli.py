@@ -34,6 +34,11 @@ def export_command(database_url: str, match_id: str, output: str | None) -> int:
         return 1
     finally:
         store.dispose()
+    return write_out(text, output)
+
+
+def write_out(text: str, output: str | None) -> int:
+    """Write ``text`` to the file ``output``, or to standard output when none is named."""
     if output is None:
         sys.stdout.write(text)
     else:
@@ -101,9 +106,4 @@ def ludii_export_command(database_url: str, match_id: str, output: str | None) -
     finally:
         store.dispose()
     text = json.dumps(game, ensure_ascii=False) + "\n"
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        Path(output).write_text(text, encoding="utf-8")
-        print(f"wrote {output}")
-    return 0
+    return write_out(text, output)

@@ -104,7 +104,7 @@ def result_table(state: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -119,7 +119,7 @@ def running_server(database_url: str, operator: str) -> Iterator[str]:
     from api.settings import Settings
 
     settings = Settings(database_url=database_url, operator_token=operator, log_level="warning")
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(create_app(settings), port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,17 +38,11 @@ from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.games.zoom.grid import Shape, generate  # noqa: E402
 from adjudicator.kernel.decider import Fact, Setup  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
+from api.demo import free_port  # noqa: E402
 
 OPERATOR = "op_bench_token"
 GRID = ["RGBRGB", "GBRGBR", "BRGYYY", "KKKWRG"]
 TARGETS = {"A": ["YYY"], "B": ["KKK"], "C": ["W"], "D": ["RG"]}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextmanager
