@@ -7,9 +7,17 @@ the past. Before a fold, the rulings in the log are resolved into :class:`Ruling
   A voided ruling has no effect, so rulings can be ruled on. Resolution runs from the newest
   ruling back, so each ruling is known to stand or fall before its own effects are applied.
 * ``ruling.amend`` overrides the derived outcome of one event (the game says how to read it).
-* ``ruling.adjust_score``, ``ruling.end_round`` and ``ruling.declare_result`` take effect at a
-  game time named in their payload; the fold places them on the timeline there.
+* ``ruling.adjust_score``, ``ruling.end_round`` and ``ruling.declare_result`` take effect at
+  their game time (the envelope's ``occurred_at``, chosen by the host like a host-entered
+  command's, default now); the fold places them on the timeline there, before any player event
+  at the same instant. (Records made before rulings carried their game time on the envelope name
+  it as the payload's ``at``; that is still honoured.)
 * ``ruling.note`` only records a remark.
+
+A ruling that cannot act is refused, never recorded as a silent no-op (``check_ruling``): a void
+or amend of a system event or of an unknown seq, an amend of an event without a graded outcome,
+an undo with nothing after its seq, a ruling the game has no use for (``end_round`` in Zombego),
+an end of round when none is in progress at its time.
 """
 
 from __future__ import annotations
@@ -19,10 +27,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from adjudicator.kernel.decider import HOST, Draft, Fact
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.times import Instant
 
 PREFIX = "ruling."
 TIMED = frozenset({"ruling.adjust_score", "ruling.end_round", "ruling.declare_result"})
@@ -32,6 +41,11 @@ Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, m
 class _Ruling(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     reason: Reason
+    occurred_at: Instant | None = Field(
+        None,
+        description="game time of the ruling (default now): where a timed ruling takes effect;"
+        " never in the future",
+    )
 
 
 class Void(_Ruling):
@@ -58,12 +72,10 @@ class AdjustScore(_Ruling):
     type: Literal["adjust_score"] = "adjust_score"
     seat: str
     delta: int = Field(ge=-1000, le=1000)
-    at: AwareDatetime
 
 
 class EndRound(_Ruling):
     type: Literal["end_round"] = "end_round"
-    at: AwareDatetime
 
 
 class DeclareResult(_Ruling):
@@ -71,7 +83,6 @@ class DeclareResult(_Ruling):
 
     type: Literal["declare_result"] = "declare_result"
     winner: str | None
-    at: AwareDatetime
 
 
 class Note(_Ruling):
@@ -82,31 +93,80 @@ RulingCommand = Annotated[
     Void | Undo | Amend | AdjustScore | EndRound | DeclareResult | Note,
     Field(discriminator="type"),
 ]
+ALL = frozenset({"void", "undo", "amend", "adjust_score", "end_round", "declare_result", "note"})
 
 
 def is_ruling(event_type: str) -> bool:
     return event_type.startswith(PREFIX)
 
 
+AnyRuling = Void | Undo | Amend | AdjustScore | EndRound | DeclareResult | Note
+SYSTEM_PREFIX = "match."
+
+
+@dataclass(frozen=True, slots=True)
+class RulingTarget:
+    """What the log says about the seq a ruling names (``type`` None: no such event)."""
+
+    seq: int
+    type: str | None
+
+
+def target_seq(ruling: AnyRuling) -> int | None:
+    if isinstance(ruling, Void | Amend):
+        return ruling.target_seq
+    if isinstance(ruling, Undo):
+        return ruling.to_seq
+    return None
+
+
 def decide_ruling(
-    ruling: Void | Undo | Amend | AdjustScore | EndRound | DeclareResult | Note,
+    ruling: AnyRuling,
     *,
     actor: str,
     last_seq: int,
     seats: Sequence[str],
+    target: RulingTarget | None = None,
+    supported: frozenset[str] = frozenset(),
+    amendable: frozenset[str] = frozenset(),
 ) -> Draft:
-    """Validate a ruling against the log's shape and say what to record."""
+    """Validate a ruling against the log's shape and the game, and say what to record.
+
+    ``target``: the event the ruling names (void, amend, undo); ``supported``: the ruling types
+    the game acts on; ``amendable``: the event types whose graded outcome an amend may override.
+    Whether a round is in progress at an ``end_round``'s time is the caller's check (it needs
+    the fold at that time)."""
     if actor != HOST:
         raise NotPermitted("host_only", "only the host issues rulings")
-    target = getattr(ruling, "target_seq", None) or getattr(ruling, "to_seq", None)
-    if target is not None and target > last_seq:
-        raise InvalidCommand("unknown_seq", f"no event with seq {target} in this match")
+    if ruling.type not in supported:
+        raise InvalidCommand("ruling_not_applicable", f"{ruling.type} means nothing in this game")
+    _check_target(ruling, last_seq, target, amendable)
     if isinstance(ruling, AdjustScore | DeclareResult):
         named = ruling.seat if isinstance(ruling, AdjustScore) else ruling.winner
         if named is not None and named not in seats:
             raise InvalidCommand("unknown_seat", f"{named!r} is not a seat of this match")
-    payload = ruling.model_dump(mode="json", exclude={"type"})
+    payload = ruling.model_dump(mode="json", exclude={"type", "occurred_at"})
     return Draft(type=PREFIX + ruling.type, payload=payload)
+
+
+def _check_target(
+    ruling: AnyRuling, last_seq: int, target: RulingTarget | None, amendable: frozenset[str]
+) -> None:
+    seq = target_seq(ruling)
+    if seq is None:
+        return
+    if seq > last_seq or target is None or target.type is None:
+        raise InvalidCommand("unknown_seq", f"no event with seq {seq} in this match")
+    if isinstance(ruling, Undo):
+        if seq >= last_seq:
+            raise RuleViolation("nothing_to_undo", f"no event was recorded after seq {seq}")
+        return
+    if target.type.startswith(SYSTEM_PREFIX):
+        raise InvalidCommand(
+            "not_rulable", f"seq {seq} is a {target.type} record, not a play or a ruling"
+        )
+    if isinstance(ruling, Amend) and target.type not in amendable:
+        raise InvalidCommand("not_amendable", f"a {target.type} event has no graded outcome")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,9 +199,14 @@ def _apply(ruling: Fact, facts: Sequence[Fact], effects: RulingEffects) -> None:
     elif kind == "ruling.amend":
         effects.amended.setdefault(int(ruling.payload["target_seq"]), ruling.payload["outcome"])
     elif kind in TIMED:
-        at = _instant(ruling.payload["at"])
+        at = effective_at(ruling)
         effects.timed.append(Fact(ruling.seq, kind, ruling.actor, at, ruling.payload))
 
 
-def _instant(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+def effective_at(ruling: Fact) -> datetime:
+    """Where a timed ruling acts: its game time (an older record's payload ``at`` if any)."""
+    value = ruling.payload.get("at")
+    if value is None:
+        return ruling.at
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment if moment.tzinfo is not None else ruling.at

@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from adjudicator.kernel.decider import Fact, Game
+from adjudicator.kernel import runner
+from adjudicator.kernel.decider import Game
 from api.service import MatchService, retrying
 from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
 from projections.facts import to_facts
@@ -39,7 +40,7 @@ def execute_batch(
 ) -> Batch:
     """Record ``entries`` (command body, entered game time) in order, atomically."""
     match = service.match(match_id)
-    commands = [(service.parse(match, body), at) for body, at in entries]
+    commands = [(service.parse(match, body, grant), at) for body, at in entries]
     return retrying(lambda: _attempt(service, match, grant, commands))
 
 
@@ -54,23 +55,19 @@ def _attempt(
     state: Any = None
     last_play, seq = running.last_play, running.seq
     new: list[NewEvent] = []
-    firsts: list[int] = []
+    decisions: list[runner.Decision[Any]] = []
     for command, at in commands:
         ctx = service.context(grant, last_play, at)
         if state is None:
-            state = running.at(game, ctx.now)
-            if state is None:  # entered before the fold's horizon: fold afresh up to then
-                state = service.snapshot(match.match_id, ctx.now).folded.state
-        state = game.advance(state, ctx.now)
-        firsts.append(seq + 1)
-        for draft in game.decide(state, command, ctx):
-            seq += 1
-            new.append(service.new_event(draft, ctx))
-            state = game.evolve(state, Fact(seq, draft.type, ctx.actor, ctx.now, draft.payload))
-        last_play = ctx.now
+            state = service.state_at(match, running, ctx.now)
+        decision = runner.run(game, state, command, ctx, seq + 1)
+        decisions.append(decision)
+        new.extend(service.new_event(d, ctx) for d in decision.drafts)
+        state, seq, last_play = decision.after, decision.last_seq, ctx.now
     if not new:
         return Batch([], [], None if state is None else game.result(state))
     stored = service.store.append(match.match_id, running.seq, new)
     if running.accepts(to_facts(stored)):
         service.live.put(match.match_id, running.extend(game, to_facts(stored)))
-    return Batch(stored, [game.outcome(state, first) for first in firsts], game.result(state))
+    outcomes = [game.outcome(state, d.first_seq) for d in decisions]
+    return Batch(stored, outcomes, game.result(state))

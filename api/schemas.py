@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from adjudicator.kernel.times import Instant
 
 SeatName = Annotated[
     str, StringConstraints(strip_whitespace=True, pattern=r"^[A-Za-z0-9_-]{1,32}$")
@@ -37,7 +39,7 @@ class CommandBody(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     type: str
-    occurred_at: AwareDatetime | None = Field(
+    occurred_at: Instant | None = Field(
         None, description="host only: the game time of an entered action (never backwards)"
     )
 

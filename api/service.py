@@ -17,10 +17,11 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from adjudicator import rulings
+from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
 from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
-from adjudicator.kernel.fold import Folded
+from adjudicator.kernel.fold import Folded, Running
 from api.tokens import issue_match_tokens
 from events import (
     EventStore,
@@ -34,7 +35,7 @@ from events import (
 )
 from projections.facts import to_facts
 from projections.live import LiveFolds
-from projections.views import Snapshot, snapshot
+from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon, snapshot
 
 MAX_ATTEMPTS = 5
 GRANT_CACHE_SIZE = 100_000
@@ -50,6 +51,30 @@ def retrying(attempt: Callable[[], T]) -> T:
         except VersionConflict:
             continue
     return attempt()
+
+
+def actor_of(grant: TokenGrant) -> str:
+    """The envelope actor a token acts as (an auditor's token never acts)."""
+    if grant.role == "seat" and grant.seat is not None:
+        return seat_actor(grant.seat)
+    return HOST if grant.role == "host" else grant.role
+
+
+def scoped_key(actor: str, key: str | None) -> str | None:
+    """An ``Idempotency-Key`` as stored: scoped to the actor, so one actor's key never finds
+    (or refuses) another actor's request, and a guessed key tells nothing."""
+    return None if key is None else f"{actor}/{key}"
+
+
+def request_digest(actor: str, request: Any, at: datetime | None) -> str:
+    """What a retry must repeat exactly: the actor, the request and its entered game time."""
+    return sha256_hex(canonical_json({"actor": actor, "request": request, "at": at}))
+
+
+def not_in_future(moment: datetime, now: datetime) -> datetime:
+    if moment > now:
+        raise InvalidCommand("game_time_in_future", "an entered game time cannot be ahead")
+    return moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,14 +157,21 @@ class MatchService:
 
     # commands
 
-    def parse(self, match: MatchRecord, body: Mapping[str, Any]) -> BaseModel:
+    def parse(
+        self, match: MatchRecord, body: Mapping[str, Any], grant: TokenGrant | None = None
+    ) -> BaseModel:
+        """The game's command model for ``body``. A seat's token acts for its own seat without
+        naming it: ``seat`` is filled in from the token when the command takes one."""
         game = self.game(match.game)
         kind = body.get("type")
         model = game.command_models.get(kind) if isinstance(kind, str) else None
         if model is None:
             known = ", ".join(sorted(game.command_models))
             raise InvalidCommand("unknown_command", f"{match.game} commands are: {known}")
-        return model.model_validate(dict(body))
+        data = dict(body)
+        if grant is not None and grant.role == "seat" and "seat" in model.model_fields:
+            data.setdefault("seat", grant.seat)
+        return model.model_validate(data)
 
     def execute(
         self,
@@ -151,12 +183,12 @@ class MatchService:
         idempotency_key: str | None = None,
     ) -> Acted:
         match = self.match(match_id)
-        command = self.parse(match, body)
-        digest = sha256_hex(canonical_json({"command": dict(body), "at": occurred_at}))
+        command = self.parse(match, body, grant)
+        actor = actor_of(grant)
+        key = scoped_key(actor, idempotency_key)
+        digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         try:
-            return retrying(
-                lambda: self._attempt(match, grant, command, occurred_at, idempotency_key, digest)
-            )
+            return retrying(lambda: self._attempt(match, grant, command, occurred_at, key, digest))
         except IdempotentReplay as replayed:
             return self._replayed(match, replayed.events)
 
@@ -169,23 +201,31 @@ class MatchService:
         key: str | None,
         digest: str,
     ) -> Acted:
-        if key is not None:
-            self.store.check_idempotent(match.match_id, key, digest)
         game = self.game(match.game)
         running = self.live.current(game, match)
-        ctx = self.context(grant, running.last_play, occurred_at)
-        state = running.at(game, ctx.now)
-        if state is None:  # a ruling acts later than now: fold afresh up to now
-            state = self.snapshot(match.match_id, ctx.now).folded.state
-        drafts = game.decide(state, command, ctx)
-        new = [self.new_event(d, ctx) for d in drafts]
+        ctx = self.context(grant, running.last_play, occurred_at)  # permissions first
+        if key is not None:
+            self.store.check_idempotent(match.match_id, key, digest)
+        decision = runner.run(
+            game, self.state_at(match, running, ctx.now), command, ctx, running.seq + 1
+        )
+        new = [self.new_event(d, ctx) for d in decision.drafts]
         stored = self.store.append(
             match.match_id, running.seq, new, idempotency_key=key, request_digest=digest
         )
-        after = running.extend(game, to_facts(stored))
-        if running.accepts(to_facts(stored)):
-            self.live.put(match.match_id, after)
-        return Acted(stored, game.outcome(after.state, stored[0].seq), replayed=False)
+        facts = to_facts(stored)
+        if running.accepts(facts):
+            self.live.put(match.match_id, running.extend(game, facts))
+        return Acted(stored, runner.outcome(game, decision), replayed=False)
+
+    def state_at(self, match: MatchRecord, running: Running[Any], now: datetime) -> Any:
+        """The match's state at game time ``now`` as known now: the live fold advanced, or a
+        fresh fold when ``now`` lies before the live fold's horizon (an entered past time)."""
+        game = self.game(match.game)
+        state = running.at(game, now)
+        if state is None:
+            state = self.snapshot(match.match_id, now).folded.state
+        return state
 
     def context(
         self, grant: TokenGrant, last_play: datetime | None, occurred_at: datetime | None
@@ -208,8 +248,7 @@ class MatchService:
     ) -> datetime:
         if grant.role != "host":
             raise NotPermitted("game_time_host_only", "only the host enters a game time")
-        if entered > now:
-            raise InvalidCommand("game_time_in_future", "an entered game time cannot be ahead")
+        entered = not_in_future(entered, now)
         if last is not None and entered < last:
             raise RuleViolation(
                 "game_time_backwards",
@@ -233,23 +272,27 @@ class MatchService:
         self,
         match_id: str,
         grant: TokenGrant,
-        ruling: rulings.RulingCommand,
+        ruling: rulings.AnyRuling,
         *,
         idempotency_key: str | None = None,
     ) -> Acted:
+        """Host: record a ruling at its game time (default now, never in the future), after
+        checking that it can act (see ``adjudicator.rulings``)."""
         match = self.match(match_id)
-        seats = match.setup["seats"]
-        digest = sha256_hex(canonical_json(ruling.model_dump(mode="json")))
-        actor = HOST if grant.role == "host" else grant.role
+        if grant.role != "host":
+            raise NotPermitted("host_only", "only the host issues rulings")
+        now = self.clock()
+        at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
+        key = scoped_key(HOST, idempotency_key)
+        digest = request_digest(HOST, ruling.model_dump(mode="json"), at)
 
         def attempt() -> Acted:
-            if idempotency_key is not None:
-                self.store.check_idempotent(match_id, idempotency_key, digest)
-            last = self.store.last_seq(match_id)
-            draft = rulings.decide_ruling(ruling, actor=actor, last_seq=last, seats=seats)
-            event = NewEvent(draft.type, HOST, self.clock(), draft.payload)
+            if key is not None:
+                self.store.check_idempotent(match_id, key, digest)
+            draft, last = self._decide_ruling(match, ruling, at)
+            event = NewEvent(draft.type, HOST, at, draft.payload)
             stored = self.store.append(
-                match_id, last, [event], idempotency_key=idempotency_key, request_digest=digest
+                match_id, last, [event], idempotency_key=key, request_digest=digest
             )
             return Acted(stored, None, replayed=False)
 
@@ -257,6 +300,31 @@ class MatchService:
             return retrying(attempt)
         except IdempotentReplay as replayed:
             return Acted(replayed.events, None, replayed=True)
+
+    def _decide_ruling(
+        self, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
+    ) -> tuple[Draft, int]:
+        game = self.game(match.game)
+        running = self.live.current(game, match)
+        seq = rulings.target_seq(ruling)
+        target = None if seq is None else rulings.RulingTarget(seq, self._type_of(match, seq))
+        draft = rulings.decide_ruling(
+            ruling,
+            actor=HOST,
+            last_seq=running.seq,
+            seats=match.setup["seats"],
+            target=target,
+            supported=game.rulings,
+            amendable=game.amendable,
+        )
+        ended = isinstance(ruling, rulings.EndRound)
+        if ended and not game.in_round(self.state_at(match, running, at)):
+            raise RuleViolation("no_round_in_progress", f"no round is in progress at {iso(at)}")
+        return draft, running.seq
+
+    def _type_of(self, match: MatchRecord, seq: int) -> str | None:
+        found = self.store.read(match.match_id, after_seq=seq - 1, to_seq=seq) if seq >= 1 else []
+        return found[0].type if found else None
 
     # closing
 
@@ -283,25 +351,43 @@ class MatchService:
     # reads
 
     def snapshot(
-        self, match_id: str, at: datetime | None = None, known_at: datetime | None = None
+        self,
+        match_id: str,
+        at: datetime | None = None,
+        known: Known = NOW,
+        viewer: Viewer | None = None,
     ) -> Snapshot:
-        """The match at game time ``at`` as known at record time ``known_at`` (default: now)."""
-        match, at = self.match(match_id), at or self.clock()
+        """The match at game time ``at`` (default now) as known at record time ``known``
+        (default now). For a ``viewer`` who does not see everything, ``at`` never passes the
+        record time asked about (at most now): a deadline that has not yet passed in real
+        time reveals nothing (``projections.views.reveal_horizon``)."""
+        match, now = self.match(match_id), self.clock()
+        at = at or now
         game = self.game(match.game)
-        if known_at is None:
+        if known.is_now:
+            if viewer is not None:
+                at = reveal_horizon(viewer, at, now)
             running = self.live.current(game, match)
             state = running.at(game, at)
             if state is not None:
-                return Snapshot(match, Folded(state, running.effects), at, None, running.seq)
-        events = self.store.read(match_id, recorded_by=known_at)
-        return snapshot(game, match, events, at, known_at)
+                return Snapshot(match, Folded(state, running.effects), at, known, running.seq)
+            events = self.store.read(match_id)
+        else:
+            events = self.store.read(match_id, to_seq=known.seq, recorded_by=known.at)
+            if viewer is not None:
+                at = reveal_horizon(viewer, at, known_instant(known, events, now))
+        return snapshot(game, match, events, at, known)
 
     def events(
-        self, match_id: str, known_at: datetime | None = None, after_seq: int = 0
+        self, match_id: str, known: Known = NOW, after_seq: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
-        """The match's events after ``after_seq``, as recorded by ``known_at`` (default: now)."""
+        """The match's events after ``after_seq`` (at most ``limit``), as recorded by
+        ``known`` (default: now)."""
         self.match(match_id)
-        return self.store.read(match_id, recorded_by=known_at, after_seq=after_seq)
+        to_seq = known.seq
+        if limit is not None:
+            to_seq = min(after_seq + limit, to_seq or after_seq + limit)
+        return self.store.read(match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq)
 
     @staticmethod
     def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:

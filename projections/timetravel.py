@@ -4,7 +4,6 @@ match unfolded over game time (a timeline a client can plot)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from adjudicator import rulings
@@ -54,16 +53,19 @@ def _at(items: list[Any], index: int) -> Any:
     return items[index] if index < len(items) else None
 
 
-def rulings_between(
-    events: Sequence[StoredEvent], since: datetime, until: datetime | None
-) -> list[dict[str, Any]]:
-    """The rulings recorded after ``since`` and by ``until``: what explains a diff."""
+def rulings_recorded(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+    """The rulings among ``events`` (those recorded between two record times): what explains
+    a diff."""
     return [
-        {"seq": e.seq, "type": e.type, "recorded_at": iso(e.recorded_at), "payload": e.payload}
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "occurred_at": iso(e.occurred_at),
+            "recorded_at": iso(e.recorded_at),
+            "payload": e.payload,
+        }
         for e in events
         if rulings.is_ruling(e.type)
-        and e.recorded_at > since
-        and (until is None or e.recorded_at <= until)
     ]
 
 

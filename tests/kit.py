@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from adjudicator.kernel import runner
 from adjudicator.kernel.decider import HOST, Context, Fact, Game, Setup, seat_actor
 from adjudicator.kernel.fold import Folded, fold
 
@@ -42,11 +43,9 @@ class Table:
 
     def act(self, command: BaseModel, *, t: float, seat: str | None = None) -> list[Fact]:
         """Decide ``command`` (from ``seat``, or the host when None) and record the result."""
-        drafts = self.game.decide(self.state(t), command, self.context(t, seat))
-        new = [
-            Fact(len(self.facts) + i + 1, d.type, self.context(t, seat).actor, at(t), d.payload)
-            for i, d in enumerate(drafts)
-        ]
+        ctx = self.context(t, seat)
+        decision = runner.run(self.game, self.state(t), command, ctx, self.last_seq + 1)
+        new = runner.facts_of(decision.drafts, ctx, decision.first_seq)
         self.facts.extend(new)
         return new
 

@@ -10,7 +10,11 @@ A game is a set of pure functions:
 * ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
 * ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one;
 * ``result(state)`` — the match's result (winner and reason) once there is one;
-* ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines.
+* ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines;
+* ``in_round(state)`` — whether a round is in progress (what a host's ``end_round`` needs).
+
+Each game also says which host rulings it acts on (``rulings``) and which event types carry a
+graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
 """
 
 from __future__ import annotations
@@ -118,6 +122,8 @@ class Game(Protocol[S]):
     rules_version: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
     command_models: ClassVar[dict[str, type[BaseModel]]]
+    rulings: ClassVar[frozenset[str]]
+    amendable: ClassVar[frozenset[str]]
 
     def initial(self, setup: Setup) -> S: ...
 
@@ -134,3 +140,5 @@ class Game(Protocol[S]):
     def result(self, state: S) -> dict[str, Any] | None: ...
 
     def summary(self, state: S) -> dict[str, Any]: ...
+
+    def in_round(self, state: S) -> bool: ...

@@ -28,11 +28,20 @@ class Folded(Generic[S]):
     effects: rulings.RulingEffects
 
 
+BOOKKEEPING = "match."
+
+
+def acts_on_game(fact: Fact) -> bool:
+    """Match bookkeeping (``match.created``, ``match.seeded``, ``match.closed``) never acts on
+    the game: it takes no place on the timeline and moves no horizon."""
+    return not fact.type.startswith(BOOKKEEPING)
+
+
 def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact]:
     """The facts that act on the game, in the order they act: by game time, then seq."""
     items: list[tuple[datetime, int, int, Fact]] = []
     for fact in facts:
-        if rulings.is_ruling(fact.type) or fact.seq in effects.voided:
+        if rulings.is_ruling(fact.type) or fact.seq in effects.voided or not acts_on_game(fact):
             continue
         amendment = effects.amended.get(fact.seq)
         acting = fact if amendment is None else replace(fact, amendment=amendment)
@@ -79,7 +88,8 @@ class Running(Generic[S]):
         """Whether ``facts`` (recorded after ``seq``) can extend this fold as it stands: no
         ruling among them (a ruling may reshape the past) and none earlier than the horizon."""
         return all(
-            not rulings.is_ruling(f.type) and (self.horizon is None or f.at >= self.horizon)
+            not rulings.is_ruling(f.type)
+            and (not acts_on_game(f) or self.horizon is None or f.at >= self.horizon)
             for f in facts
         )
 
@@ -88,6 +98,8 @@ class Running(Generic[S]):
         state, horizon, last_play = self.state, self.horizon, self.last_play
         own = game.name + "."
         for fact in facts:
+            if not acts_on_game(fact):
+                continue
             state, horizon = game.evolve(game.advance(state, fact.at), fact), fact.at
             if fact.type.startswith(own):
                 last_play = fact.at

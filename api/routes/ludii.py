@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from adjudicator.kernel.times import Instant
 from api import ludii
 from api.deps import Grant, MaybeGrant, Service, for_match
 
@@ -26,7 +27,7 @@ class LudiiGame(BaseModel):
     plies: list[dict[str, Any]] | None = Field(
         None, max_length=5000, description="or the golden file's plies (their `played`)"
     )
-    start: AwareDatetime | None = Field(
+    start: Instant | None = Field(
         None, description="game time of the first move (default: now minus one second a move)"
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Query
+from fastapi import APIRouter, Body, Header, Query, Response
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
@@ -13,18 +13,19 @@ from adjudicator.kernel.decider import Role, Viewer
 from api import schemas
 from api.deps import Grant, MaybeGrant, Operator, Service, for_match
 from api.errors import ApiError
+from api.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
 from api.service import Acted
 from events import MatchRecord
-from projections.timetravel import diff, match_timeline, rulings_between
-from projections.views import event_view, state_view
+from projections.timetravel import diff, match_timeline, rulings_recorded
+from projections.views import Known, event_view, state_view
 
 router = APIRouter(tags=["matches"])
 
 IdempotencyKey = Annotated[
     str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
 ]
-At = Annotated[datetime | None, Query(description="game time (default: now)")]
-KnownAt = Annotated[datetime | None, Query(description="record time (default: now)")]
+DEFAULT_PAGE = 1000
+MAX_PAGE = 5000
 
 
 def _summary(match: MatchRecord) -> dict[str, Any]:
@@ -60,7 +61,7 @@ def list_matches(
     service: Service,
     game: str | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> list[dict[str, Any]]:
     return [_summary(m) for m in service.store.list_matches(game, None, limit, offset)]
 
@@ -110,30 +111,35 @@ def post_ruling(
 
 @router.get("/matches/{match_id}/events")
 def list_events(
+    response: Response,
     service: Service,
     match_id: str,
     grant: MaybeGrant,
-    known_at: KnownAt = None,
-    after_seq: Annotated[int, Query(ge=0)] = 0,
+    known: KnownParam,
+    after_seq: Seq = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = DEFAULT_PAGE,
 ) -> list[dict[str, Any]]:
+    """The log after ``after_seq``, at most ``limit`` events (a ``Link: rel="next"`` header
+    names the next page when there may be more), as recorded by ``known_at``/``known_seq``."""
     match = service.match(match_id)
     viewer = service.viewer(match, grant)
-    return [event_view(e, viewer) for e in service.events(match_id, known_at, after_seq)]
+    page = service.events(match_id, known, after_seq, limit)
+    if len(page) == limit:
+        response.headers["Link"] = f'<?after_seq={page[-1].seq}&limit={limit}>; rel="next"'
+    return [event_view(e, viewer) for e in page]
 
 
 @router.get("/matches/{match_id}/state")
 def get_state(
-    service: Service, match_id: str, grant: MaybeGrant, at: At = None, known_at: KnownAt = None
+    service: Service, match_id: str, grant: MaybeGrant, at: At, known: KnownParam
 ) -> dict[str, Any]:
-    snap = service.snapshot(match_id, _aware(at), _aware(known_at))
-    game = service.game(snap.match.game)
-    return state_view(game, snap, service.viewer(snap.match, grant))
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is not None and moment.tzinfo is None:
-        raise ApiError(422, "naive_time", "give times with a zone, e.g. 2026-01-01T12:00:00Z")
-    return moment
+    """The state at game time ``at`` (default now) as known at ``known_at``/``known_seq``
+    (default now), as the asking role may see it. A viewer who does not see everything never
+    sees past the record time asked about: ``at`` is cut to it (the answer's ``at`` says so)."""
+    match = service.match(match_id)
+    viewer = service.viewer(match, grant)
+    snap = service.snapshot(match_id, at, known, viewer)
+    return state_view(service.game(match.game), snap, viewer)
 
 
 @router.post("/matches/{match_id}/close", status_code=201)
@@ -144,40 +150,63 @@ def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]
     return _acted(acted, service, service.match(match_id), grant)
 
 
+def _record_time(moment: datetime | None, seq: int | None, what: str) -> Known:
+    return Known(instant(moment, what), seq)
+
+
 @router.get("/matches/{match_id}/diff")
 def diff_known(
     service: Service,
     match_id: str,
     grant: MaybeGrant,
-    before: Annotated[datetime, Query(description="the earlier record time")],
-    after: KnownAt = None,
-    at: At = None,
+    at: At,
+    before: RawTime = None,
+    before_seq: KnownSeq = None,
+    after: RawTime = None,
+    after_seq: KnownSeq = None,
 ) -> dict[str, Any]:
-    """What changed in the state at game time ``at`` between record times ``before`` and
-    ``after`` (default now), and the rulings recorded in between that explain it."""
-    then = service.snapshot(match_id, _aware(at), _aware(before))
-    now = service.snapshot(match_id, then.at, _aware(after))
-    game = service.game(then.match.game)
-    viewer = service.viewer(then.match, grant)
+    """What changed in the state at game time ``at`` between two record times (``before`` or
+    ``before_seq``; ``after`` or ``after_seq``, default now), and the rulings recorded in
+    between that explain it."""
+    old_known = _record_time(before, before_seq, "before")
+    if old_known.is_now:
+        raise ApiError(422, "invalid_request", "give the earlier record time: before or before_seq")
+    match = service.match(match_id)
+    viewer = service.viewer(match, grant)
+    then = service.snapshot(match_id, at, old_known, viewer)
+    now = service.snapshot(match_id, then.at, _record_time(after, after_seq, "after"), viewer)
+    game = service.game(match.game)
     old, new = state_view(game, then, viewer), state_view(game, now, viewer)
-    events = service.events(match_id, known_at=_aware(after))
+    recorded = service.events(match_id, now.known, then.last_seq)
     return {
         "at": old["at"],
-        "before": iso(_aware(before) or then.at),
-        "after": new["known_at"],
-        "rulings": rulings_between(events, before, _aware(after)),
+        "before": {
+            "known_at": old["known_at"],
+            "known_seq": old["known_seq"],
+            "last_seq": then.last_seq,
+        },
+        "after": {
+            "known_at": new["known_at"],
+            "known_seq": new["known_seq"],
+            "last_seq": now.last_seq,
+        },
+        "rulings": rulings_recorded(recorded),
         "changes": diff(old["state"], new["state"], "state")
         + diff(old["voided"], new["voided"], "voided"),
     }
 
 
+def _record_json(view: dict[str, Any]) -> dict[str, Any]:
+    return {key: view[key] for key in ("known_at", "known_seq", "last_seq")}
+
+
 @router.get("/matches/{match_id}/timeline")
 def get_timeline(
-    service: Service, match_id: str, grant: MaybeGrant, known_at: KnownAt = None
+    service: Service, match_id: str, grant: MaybeGrant, known: KnownParam
 ) -> dict[str, Any]:
     """Score and key outcomes over game time, one point per event that acted on the game."""
     match = service.match(match_id)
-    events = service.events(match_id, known_at=_aware(known_at))
+    events = service.events(match_id, known)
     viewer = service.viewer(match, grant)
     points = match_timeline(service.game(match.game), match, events, viewer)
     return {"match_id": match_id, "points": points}
@@ -186,7 +215,7 @@ def get_timeline(
 @router.get("/feed", dependencies=[Operator])
 def feed(
     service: Service,
-    after_position: Annotated[int, Query(ge=0)] = 0,
+    after_position: Annotated[int, Query(ge=0, le=MAX_POSITION)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> list[dict[str, Any]]:
     """Operator: every match's events in global order after ``after_position`` (gap-free in

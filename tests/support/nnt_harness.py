@@ -113,9 +113,16 @@ class Match:
         assert len(self.facts) == before
         return caught.value
 
-    def record(self, seconds: float, type: str, payload: dict[str, Any], actor: str = HOST) -> int:
+    def record(
+        self,
+        seconds: float,
+        type: str,
+        payload: dict[str, Any],
+        actor: str = HOST,
+        when: datetime | None = None,
+    ) -> int:
         seq = len(self.facts) + 1
-        self.facts.append(Fact(seq, type, actor, at(seconds), payload))
+        self.facts.append(Fact(seq, type, actor, when or at(seconds), payload))
         return seq
 
     def rule(self, seconds: float, ruling: dict[str, Any]) -> int:
@@ -128,11 +135,22 @@ class Match:
             "declare_result": rulings.DeclareResult,
             "note": rulings.Note,
         }
-        parsed: Any = models[ruling["type"]].model_validate(ruling)
+        fields = dict(ruling)
+        game_time = fields.pop("at", None)  # the ruling's game time (its envelope occurred_at)
+        parsed: Any = models[fields["type"]].model_validate(fields)
+        seq = rulings.target_seq(parsed)
+        known = {f.seq: f.type for f in self.facts}
         draft = rulings.decide_ruling(
-            parsed, actor=HOST, last_seq=len(self.facts), seats=self.setup.seats
+            parsed,
+            actor=HOST,
+            last_seq=len(self.facts),
+            seats=self.setup.seats,
+            target=None if seq is None else rulings.RulingTarget(seq, known.get(seq)),
+            supported=self.game.rulings,
+            amendable=self.game.amendable,
         )
-        return self.record(seconds, draft.type, draft.payload)
+        when = None if game_time is None else datetime.fromisoformat(game_time)
+        return self.record(seconds, draft.type, draft.payload, when=when)
 
     def view(self, seconds: float, who: str) -> dict[str, Any]:
         return self.game.view(self.state(seconds), viewer(who))

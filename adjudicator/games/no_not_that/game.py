@@ -13,8 +13,10 @@ from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS
 from adjudicator.games.no_not_that.config import NoNotThatConfig
+from adjudicator.games.no_not_that.scoring import in_round
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+from adjudicator.rulings import ALL as ALL_RULINGS
 
 
 class NoNotThatGame:
@@ -24,6 +26,8 @@ class NoNotThatGame:
     rules_version: ClassVar[str] = "no_not_that/1"
     config_model: ClassVar[type[BaseModel]] = NoNotThatConfig
     command_models: ClassVar[dict[str, type[BaseModel]]] = COMMAND_MODELS
+    rulings: ClassVar[frozenset[str]] = ALL_RULINGS
+    amendable: ClassVar[frozenset[str]] = frozenset({"nnt.acted", "nnt.solved", "nnt.challenged"})
 
     def __init__(self, words: frozenset[str]) -> None:
         self.words = frozenset(word.upper() for word in words)
@@ -64,3 +68,6 @@ class NoNotThatGame:
             "scores": {seat: player.score for seat, player in state.seats.items()},
             "result": self.result(state),
         }
+
+    def in_round(self, state: NoNotThatState) -> bool:
+        return in_round(state)

@@ -8,8 +8,8 @@ Choices where the spec is silent, as a fair host would make them:
 * A seat names a hand piece by value or by slot; the recorded event keeps the slot (public in
   every ruleset) and, outside the hidden variant, the value.
 * There are no clocks in Zombego: ``advance`` changes nothing.
-* A host ruling ``declare_result`` overrides the derived result; ``adjust_score`` and
-  ``end_round`` mean nothing here and are ignored.
+* A host ruling ``declare_result`` overrides the derived result; ``adjust_score``,
+  ``end_round`` and ``amend`` mean nothing here and are refused (``ruling_not_applicable``).
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ class ZombegoGame:
         "place_zombie": PlaceZombie,
         "move": Move,
     }
+    rulings: ClassVar[frozenset[str]] = frozenset({"void", "undo", "declare_result", "note"})
+    amendable: ClassVar[frozenset[str]] = frozenset()
 
     def initial(self, setup: Setup) -> ZombegoState:
         config = ZombegoConfig.model_validate(dict(setup.config))
@@ -71,3 +73,6 @@ class ZombegoGame:
             },
             "result": state.result(),
         }
+
+    def in_round(self, state: ZombegoState) -> bool:
+        return False

@@ -11,8 +11,9 @@ from adjudicator.games.zoom import decide as rules
 from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
 from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, ZoomConfig
-from adjudicator.games.zoom.state import ZoomState
+from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+from adjudicator.rulings import ALL as ALL_RULINGS
 
 
 class ZoomGame:
@@ -24,6 +25,8 @@ class ZoomGame:
         "buzz": Buzz,
         "declare_priority": DeclarePriority,
     }
+    rulings: ClassVar[frozenset[str]] = ALL_RULINGS
+    amendable: ClassVar[frozenset[str]] = frozenset({"zoom.buzzed"})
 
     def initial(self, setup: Setup) -> ZoomState:
         config = ZoomConfig.model_validate(setup.config)
@@ -57,3 +60,6 @@ class ZoomGame:
 
     def summary(self, state: ZoomState) -> dict[str, Any]:
         return views.summary(state)
+
+    def in_round(self, state: ZoomState) -> bool:
+        return state.phase is Phase.IN_ROUND
