@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from adjudicator.games.no_not_that import flow, judge
-from adjudicator.games.no_not_that.state import NoNotThatState, PromptClaim, RoundState
+from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim, RoundState
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Viewer
 
@@ -41,13 +42,31 @@ def _sees(viewer: Viewer, seat: str) -> bool:
     return viewer.may_see_private((seat,))
 
 
+def sealed_action(state: NoNotThatState, seat: str) -> bool:
+    """The seat has acted in a step that has not resolved yet: its action is sealed, and so is
+    everything derived from it (its kind, an item it spends)."""
+    return state.phase is Phase.STEP and state.seats[seat].action is not None
+
+
+def _used(state: NoNotThatState, seat: str, viewer: Viewer) -> list[str]:
+    """The items the viewer may know the seat has used: a Head Start given as a sealed action
+    shows only once the step resolves."""
+    used = [str(item) for item in state.seats[seat].used]
+    if sealed_action(state, seat) and not _sees(viewer, seat):
+        action = state.seats[seat].action
+        if action is not None and action.kind is Kind.HEAD_START:
+            used.remove(str(Item.HEAD_START))
+    return used
+
+
 def _seat(state: NoNotThatState, seat: str, viewer: Viewer) -> dict[str, Any]:
     player = state.seats[seat]
+    used = _used(state, seat, viewer)
     shown: dict[str, Any] = {
         "score": player.score,
         "safety_nets": player.nets,
-        "items": [str(item) for item in player.items if item not in player.used],
-        "items_used": [str(item) for item in player.used],
+        "items": [str(item) for item in player.items if str(item) not in used],
+        "items_used": used,
         "life_ring": {"invalid_claim": player.ring_invalid, "prompt_claim": player.ring_prompt},
         "nets_lost": player.nets_lost,
         "points_lost": player.points_lost,

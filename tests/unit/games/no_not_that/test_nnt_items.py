@@ -182,3 +182,17 @@ def test_a_full_tie_is_a_draw_pending_a_host_ruling() -> None:
     result = m.state(6).result
     assert result is not None
     assert (result["winner"], result["reason"]) == ("Beta", "ruling")
+
+
+def test_a_sealed_head_start_shows_no_item_used_until_the_step_resolves() -> None:
+    m = with_items()
+    m.step(1, Alpha=("head_start", "H"))
+    for who in ("Beta", "spectator"):
+        seen = m.view(1, who)["seats"]["Alpha"]
+        assert seen["items_used"] == []
+        assert "head_start" in seen["items"]
+        assert seen["acted"] is True
+    assert m.view(1, "Alpha")["seats"]["Alpha"]["items_used"] == ["head_start"]
+    m.step(2, Beta=("submit", "W"))
+    assert m.view(2, "Beta")["seats"]["Alpha"]["items_used"] == ["head_start"]
+    assert "head_start" not in m.view(2, "Beta")["seats"]["Alpha"]["items"]
