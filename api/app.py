@@ -10,13 +10,13 @@ from functools import partial
 from typing import Any
 
 import structlog
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api import errors, logs
-from api.limits import BodyLimit, PayloadTooLarge
+from api.limits import BodyLimit
 from api.routes import audit, games, health, live, ludii, matches
 from api.service import MatchService
 from api.settings import Settings
@@ -59,9 +59,9 @@ def create_app(
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)
-    app.add_exception_handler(PayloadTooLarge, _too_large)
     app.middleware("http")(logs.bind_request)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in routers:
         app.include_router(router)
@@ -80,11 +80,6 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
     finally:
         if listener is not None:
             listener.stop()
-
-
-async def _too_large(_: Request, __: Exception) -> JSONResponse:
-    body = errors.body("payload_too_large", "the request body is too large")
-    return JSONResponse(body, status_code=413)
 
 
 def ensure_operator_token(store: EventStore, configured: str | None) -> None:

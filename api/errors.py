@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -105,6 +106,16 @@ def install(app: FastAPI) -> None:
     async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
         details = _validation_details(error)
         return JSONResponse(body("invalid_request", _first(details), details), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _internal(_: Request, error: Exception) -> JSONResponse:
+        """Anything unforeseen: JSON like every other error, with the request id to quote (the
+        request middleware has logged it once, with its traceback)."""
+        request_id = structlog.contextvars.get_contextvars().get("request_id")
+        content = body("internal_error", "the service failed to answer; quote the request id")
+        content["request_id"] = request_id
+        headers = {"x-request-id": request_id} if request_id else None
+        return JSONResponse(content, status_code=500, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -1,4 +1,10 @@
-"""Refuse oversized request bodies before they are read (413, ``payload_too_large``)."""
+"""Refuse oversized request bodies (413, ``payload_too_large``) before the app sees them.
+
+A declared ``Content-Length`` over the limit is refused at once. A body without one (chunked)
+is read here first, at most ``max_bytes`` of it: past the limit the answer is 413 and the app
+never runs; within it the buffered body is handed to the app unchanged. Memory per request is
+bounded by the limit.
+"""
 
 from __future__ import annotations
 
@@ -17,23 +23,32 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        if declared is not None:
+            if declared.isdigit() and int(declared) > self.max_bytes:
+                await self._refuse(send)
+                return
+            await self.app(scope, receive, send)
+            return
+        buffered = await self._read(receive)
+        if buffered is None:
             await self._refuse(send)
             return
-        await self.app(scope, self._counting(receive), send)
+        await self.app(scope, _replay(buffered, receive), send)
 
-    def _counting(self, receive: Receive) -> Receive:
+    async def _read(self, receive: Receive) -> list[Message] | None:
+        """Every body message up to the end of the body; None past the limit."""
+        messages: list[Message] = []
         seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                return messages
             seen += len(message.get("body", b""))
             if seen > self.max_bytes:
-                raise PayloadTooLarge()
-            return message
-
-        return counted
+                return None
+            if not message.get("more_body", False):
+                return messages
 
     async def _refuse(self, send: Send) -> None:
         text = json.dumps(
@@ -44,5 +59,10 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": text})
 
 
-class PayloadTooLarge(Exception):
-    """A streamed body grew past the limit (no Content-Length was declared)."""
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    pending = list(messages)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Body, Response
 
 from api import audit
 from api.deps import MaybeGrant, Operator, Service
+from api.strictjson import StrictJsonRoute
 
-router = APIRouter(tags=["audit"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
 
 NDJSON = "application/x-ndjson"
 

@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter
 
 from api.deps import Service
+from api.strictjson import StrictJsonRoute
 
-router = APIRouter(tags=["games"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["games"])
 
 
 @router.get("/games")

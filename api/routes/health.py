@@ -9,8 +9,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from api.deps import Service
+from api.strictjson import StrictJsonRoute
 
-router = APIRouter(tags=["health"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["health"])
 
 
 @router.get("/health")

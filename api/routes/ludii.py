@@ -10,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from adjudicator.kernel.times import Instant
 from api import ludii
 from api.deps import Grant, MaybeGrant, Service, for_match
+from api.strictjson import StrictJsonRoute
 
-router = APIRouter(tags=["ludii"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["ludii"])
 
 
 class LudiiGame(BaseModel):

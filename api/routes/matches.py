@@ -15,11 +15,12 @@ from api.deps import Grant, MaybeGrant, Operator, Service, for_match
 from api.errors import ApiError
 from api.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
 from api.service import Acted
+from api.strictjson import StrictJsonRoute
 from events import MatchRecord
 from projections.timetravel import diff, match_timeline, rulings_recorded
 from projections.views import Known, event_view, state_view
 
-router = APIRouter(tags=["matches"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["matches"])
 
 IdempotencyKey = Annotated[
     str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
