@@ -59,9 +59,9 @@ def create_app(
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)
-    app.middleware("http")(logs.bind_request)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(logs.RequestLog)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in routers:
         app.include_router(router)

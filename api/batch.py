@@ -41,7 +41,7 @@ def execute_batch(
     """Record ``entries`` (command body, entered game time) in order, atomically."""
     match = service.match(match_id)
     commands = [(service.parse(match, body, grant), at) for body, at in entries]
-    return retrying(lambda: _attempt(service, match, grant, commands))
+    return retrying(lambda _: _attempt(service, match, grant, commands))
 
 
 def _attempt(

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
+from starlette.concurrency import run_in_threadpool
 
 from api.errors import ApiError
 from api.service import MatchService
@@ -14,14 +13,9 @@ from api.tokens import token_hash
 from events import TokenGrant
 
 
-def get_service(request: Request) -> MatchService:
+async def get_service(request: Request) -> MatchService:
     service: MatchService = request.app.state.service
     return service
-
-
-def get_clock(request: Request) -> Callable[[], datetime]:
-    clock: Callable[[], datetime] = request.app.state.service.clock
-    return clock
 
 
 Service = Annotated[MatchService, Depends(get_service)]
@@ -36,30 +30,35 @@ def _bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def optional_grant(
+async def optional_grant(
     service: Service, authorization: Annotated[str | None, Header()] = None
 ) -> TokenGrant | None:
-    """The token's grant, or None for an anonymous spectator."""
+    """The token's grant, or None for an anonymous spectator. (Async: a remembered grant costs
+    no trip to the thread pool; an unknown one is looked up there.)"""
     token = _bearer(authorization)
     if token is None:
         return None
-    grant = service.grant_for(token_hash(token))
+    hashed = token_hash(token)
+    grant = service.known_grant(hashed) or await run_in_threadpool(service.grant_for, hashed)
     if grant is None:
         raise ApiError(401, "invalid_token", "this token is not known to the service")
     return grant
 
 
-def required_grant(grant: Annotated[TokenGrant | None, Depends(optional_grant)]) -> TokenGrant:
+async def required_grant(
+    grant: Annotated[TokenGrant | None, Depends(optional_grant)],
+) -> TokenGrant:
     if grant is None:
         raise ApiError(401, "missing_token", "this action needs 'Authorization: Bearer <token>'")
     return grant
 
 
-def operator(service: Service, authorization: Annotated[str | None, Header()] = None) -> None:
+async def operator(service: Service, authorization: Annotated[str | None, Header()] = None) -> None:
     token = _bearer(authorization)
     if token is None:
         raise ApiError(401, "missing_token", "creating matches needs the operator token")
-    if not service.store.has_operator_token(token_hash(token)):
+    known = await run_in_threadpool(service.store.has_operator_token, token_hash(token))
+    if not known:
         raise ApiError(403, "not_operator", "this token may not create matches")
 
 

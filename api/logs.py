@@ -8,12 +8,10 @@ import re
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
-from starlette.requests import Request
-from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 _LEVELS = {
     "debug": logging.DEBUG,
@@ -44,29 +42,44 @@ def configure(json: bool | None = None, level: str = "info") -> None:
     )
 
 
-async def bind_request(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    request_id = request.headers.get("x-request-id") or uuid.uuid4().hex
-    structlog.contextvars.clear_contextvars()
-    found = _MATCH.search(request.url.path)
-    structlog.contextvars.bind_contextvars(
-        request_id=request_id, match_id=found.group(1) if found else None
-    )
-    log = structlog.get_logger("api")
-    started = time.perf_counter()
-    try:
-        response = await call_next(request)
-    except Exception:
-        log.exception("request_failed", method=request.method, path=request.url.path)
-        raise
-    elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-    log.info(
-        "request",
-        method=request.method,
-        path=request.url.path,
-        status=response.status_code,
-        ms=elapsed_ms,
-    )
-    response.headers["x-request-id"] = request_id
-    return response
+class RequestLog:
+    """ASGI middleware: binds a request id (the client's ``X-Request-ID`` or a new one) and the
+    match id to every log line of the request, sends the id back, and logs one line per
+    request (with the traceback, once, when the app failed)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.log = structlog.get_logger("api")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"x-request-id", b"")
+        request_id = given.decode("latin-1")[:128] or uuid.uuid4().hex
+        path = scope.get("path", "")
+        found = _MATCH.search(path)
+        structlog.contextvars.clear_contextvars()
+        structlog.contextvars.bind_contextvars(
+            request_id=request_id, match_id=found.group(1) if found else None
+        )
+        status = 500
+        header = (b"x-request-id", request_id.encode("latin-1"))
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), header]
+            await send(message)
+
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            self.log.exception("request_failed", method=scope.get("method"), path=path)
+            raise
+        elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+        self.log.info(
+            "request", method=scope.get("method"), path=path, status=status, ms=elapsed_ms
+        )

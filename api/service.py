@@ -20,7 +20,7 @@ from adjudicator import rulings
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
 from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
 from api.tokens import issue_match_tokens
 from events import (
@@ -34,7 +34,7 @@ from events import (
     VersionConflict,
 )
 from projections.facts import to_facts
-from projections.live import LiveFolds
+from projections.live import LiveFolds, head_of
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon, snapshot
 
 MAX_ATTEMPTS = 5
@@ -42,15 +42,16 @@ GRANT_CACHE_SIZE = 100_000
 T = TypeVar("T")
 
 
-def retrying(attempt: Callable[[], T]) -> T:
-    """Run ``attempt`` again while another writer got in first (it re-reads the stream each
-    time); after ``MAX_ATTEMPTS`` the last ``VersionConflict`` reaches the caller (409)."""
-    for _ in range(MAX_ATTEMPTS - 1):
+def retrying(attempt: Callable[[int], T]) -> T:
+    """Run ``attempt(n)`` again while another writer got in first (``n`` counts the tries; a
+    retry re-reads the stream); after ``MAX_ATTEMPTS`` the last ``VersionConflict`` reaches the
+    caller (409)."""
+    for n in range(MAX_ATTEMPTS - 1):
         try:
-            return attempt()
+            return attempt(n)
         except VersionConflict:
             continue
-    return attempt()
+    return attempt(MAX_ATTEMPTS - 1)
 
 
 def actor_of(grant: TokenGrant) -> str:
@@ -84,6 +85,7 @@ class Acted:
     events: list[StoredEvent]
     outcome: dict[str, Any] | None
     replayed: bool
+    match: MatchRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,11 @@ class MatchService:
         self.clock = clock
         self.live = LiveFolds(store)
         self._grants: dict[str, TokenGrant] = {}
+        self._setups: dict[str, MatchRecord] = {}
+
+    def known_grant(self, token_hash: str) -> TokenGrant | None:
+        """A grant already remembered (no store access)."""
+        return self._grants.get(token_hash)
 
     def grant_for(self, token_hash: str) -> TokenGrant | None:
         """The grant of a token (by hash). Grants never change once issued, so a found one is
@@ -150,10 +157,19 @@ class MatchService:
             raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
 
     def match(self, match_id: str) -> MatchRecord:
+        """The match as stored now (status, last seq); 404 ``unknown_match``."""
         match = self.store.get_match(match_id)
         if match is None:
             raise UnknownMatch(match_id)
+        if len(self._setups) < GRANT_CACHE_SIZE:
+            self._setups[match_id] = match
         return match
+
+    def setup_of(self, match_id: str) -> MatchRecord:
+        """The match for deciding a command: its game and setup never change, so a record read
+        once is reused (its status and last seq may be stale: the append checks both)."""
+        found = self._setups.get(match_id)
+        return found if found is not None else self.match(match_id)
 
     # commands
 
@@ -182,13 +198,15 @@ class MatchService:
         occurred_at: datetime | None = None,
         idempotency_key: str | None = None,
     ) -> Acted:
-        match = self.match(match_id)
+        match = self.setup_of(match_id)
         command = self.parse(match, body, grant)
         actor = actor_of(grant)
         key = scoped_key(actor, idempotency_key)
         digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         try:
-            return retrying(lambda: self._attempt(match, grant, command, occurred_at, key, digest))
+            return retrying(
+                lambda n: self._attempt(match, grant, command, occurred_at, key, digest, n)
+            )
         except IdempotentReplay as replayed:
             return self._replayed(match, replayed.events)
 
@@ -200,23 +218,51 @@ class MatchService:
         occurred_at: datetime | None,
         key: str | None,
         digest: str,
+        attempt: int = 0,
     ) -> Acted:
+        """Decide and append. The first try decides against the cached live fold without
+        reading the store (a stale one shows as a version conflict, or is re-checked when it
+        refuses); a retry reads the tail first."""
         game = self.game(match.game)
-        running = self.live.current(game, match)
-        ctx = self.context(grant, running.last_play, occurred_at)  # permissions first
+        live = (
+            self.live.cached(game, match) if attempt == 0 else self.live.current_live(game, match)
+        )
         if key is not None:
             self.store.check_idempotent(match.match_id, key, digest)
-        decision = runner.run(
-            game, self.state_at(match, running, ctx.now), command, ctx, running.seq + 1
-        )
+        try:
+            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
+        except DomainError:
+            fresh = self.live.current_live(game, match) if attempt == 0 else live
+            if fresh.running.seq == live.running.seq:
+                raise
+            live = fresh
+            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
+        running = live.running
         new = [self.new_event(d, ctx) for d in decision.drafts]
         stored = self.store.append(
-            match.match_id, running.seq, new, idempotency_key=key, request_digest=digest
+            match.match_id,
+            running.seq,
+            new,
+            idempotency_key=key,
+            request_digest=digest,
+            head=live.head,
         )
         facts = to_facts(stored)
         if running.accepts(facts):
-            self.live.put(match.match_id, running.extend(game, facts))
-        return Acted(stored, runner.outcome(game, decision), replayed=False)
+            self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
+        return Acted(stored, runner.outcome(game, decision), replayed=False, match=match)
+
+    def _decide(
+        self,
+        match: MatchRecord,
+        running: Running[Any],
+        grant: TokenGrant,
+        command: BaseModel,
+        occurred_at: datetime | None,
+    ) -> tuple[runner.Decision[Any], Context]:
+        ctx = self.context(grant, running.last_play, occurred_at)  # who may act, and when
+        state = self.state_at(match, running, ctx.now)
+        return runner.run(self.game(match.game), state, command, ctx, running.seq + 1), ctx
 
     def state_at(self, match: MatchRecord, running: Running[Any], now: datetime) -> Any:
         """The match's state at game time ``now`` as known now: the live fold advanced, or a
@@ -264,7 +310,7 @@ class MatchService:
     def _replayed(self, match: MatchRecord, events: list[StoredEvent]) -> Acted:
         game = self.game(match.game)
         state = self.live.current(game, match).state
-        return Acted(events, game.outcome(state, events[0].seq), replayed=True)
+        return Acted(events, game.outcome(state, events[0].seq), replayed=True, match=match)
 
     # rulings
 
@@ -297,7 +343,7 @@ class MatchService:
             return Acted(stored, None, replayed=False)
 
         try:
-            return retrying(attempt)
+            return retrying(lambda _: attempt())
         except IdempotentReplay as replayed:
             return Acted(replayed.events, None, replayed=True)
 
@@ -346,7 +392,7 @@ class MatchService:
             self.store.close_match(match_id, self.clock())
             return Acted(stored, payload, replayed=False)
 
-        return retrying(attempt)
+        return retrying(lambda _: attempt())
 
     # reads
 

@@ -31,9 +31,15 @@ def append_batch(
     idempotency_key: str | None,
     request_digest: str | None,
     allow_closed: bool,
+    head: tuple[str, datetime] | None = None,
 ) -> list[StoredEvent]:
+    """Seal and insert ``batch`` after ``expected_seq``. ``head``: the hash and record time of
+    event ``expected_seq`` when the caller knows them (they never change), saving a read."""
     claim_seqs(conn, match_id, expected_seq, len(batch), allow_closed)
-    prev_hash, prev_recorded_at = stream_tail(conn, match_id, expected_seq)
+    if head is None or expected_seq == 0:
+        prev_hash, prev_recorded_at = stream_tail(conn, match_id, expected_seq)
+    else:
+        prev_hash, prev_recorded_at = head
     recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
     first_position = claim_positions(conn, len(batch))
     stored: list[StoredEvent] = []

@@ -178,8 +178,10 @@ class EventStore:
         idempotency_key: str | None = None,
         request_digest: str | None = None,
         allow_closed: bool = False,
+        head: tuple[str, datetime] | None = None,
     ) -> list[StoredEvent]:
-        """Append ``events`` atomically after seq ``expected_seq``.
+        """Append ``events`` atomically after seq ``expected_seq`` (``head``: the hash and
+        record time of event ``expected_seq``, when the caller already knows them).
 
         Raises VersionConflict, UnknownMatch, MatchClosed (unless ``allow_closed``, for the
         reveals recorded at close), IdempotentReplay (same key, same digest: carries the batch
@@ -199,6 +201,7 @@ class EventStore:
                     idempotency_key=idempotency_key,
                     request_digest=request_digest,
                     allow_closed=allow_closed,
+                    head=head,
                 )
                 notify(conn, match_id)
         except (VersionConflict, IntegrityError) as error:

@@ -1,49 +1,84 @@
 """Live folds: each match's current fold kept in memory and extended with the events recorded
 since, so a command costs the events it adds, not the length of the match.
 
-Correct across replicas: every use reads the store's tail after the cached seq; a tail holding a
-ruling (which may reshape the past) or a fact earlier than the fold's horizon re-folds the match.
+Correct across replicas: a read (``current``) reads the store's tail after the cached seq; a
+tail holding a ruling (which may reshape the past) or a fact earlier than the fold's horizon
+re-folds the match. A command may decide against the cached fold without reading (``cached``):
+its append names the seq it decided against, so if another replica got in first the append is
+refused (version conflict) and the command is decided again against ``current``.
+
+Each entry also remembers the hash and record time of the match's last event (``head``), so an
+append need not read them back.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.fold import Running
-from events import EventStore, MatchRecord
+from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
+
+Head = tuple[str, datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    running: Running[Any]
+    head: Head | None  # hash and recorded_at of event ``running.seq`` (None: not known)
+
+
+def head_of(events: Sequence[StoredEvent]) -> Head | None:
+    return (events[-1].hash, events[-1].recorded_at) if events else None
 
 
 class LiveFolds:
     def __init__(self, store: EventStore, capacity: int = 2048) -> None:
         self.store = store
         self.capacity = capacity
-        self._folds: OrderedDict[str, Running[Any]] = OrderedDict()
+        self._folds: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
     def current(self, game: Game[Any], match: MatchRecord) -> Running[Any]:
-        """The fold of everything recorded so far for ``match``."""
+        """The fold of everything recorded so far for ``match`` (reads the store's tail)."""
+        return self.current_live(game, match).running
+
+    def current_live(self, game: Game[Any], match: MatchRecord) -> Live:
         cached = self._get(match.match_id)
         if cached is not None:
-            tail = to_facts(self.store.read(match.match_id, after_seq=cached.seq))
-            if cached.accepts(tail):
-                return self.put(match.match_id, cached.extend(game, tail) if tail else cached)
-        facts = to_facts(self.store.read(match.match_id))
-        return self.put(match.match_id, Running.start(game, setup_of(match), facts))
+            tail = self.store.read(match.match_id, after_seq=cached.running.seq)
+            facts = to_facts(tail)
+            if cached.running.accepts(facts):
+                if not tail:
+                    return cached
+                return self.put(match.match_id, cached.running.extend(game, facts), head_of(tail))
+        events = self.store.read(match.match_id)
+        return self.put(
+            match.match_id, Running.start(game, setup_of(match), to_facts(events)), head_of(events)
+        )
 
-    def put(self, match_id: str, running: Running[Any]) -> Running[Any]:
+    def cached(self, game: Game[Any], match: MatchRecord) -> Live:
+        """The cached fold as it stands, without reading the store (``current`` if none)."""
+        found = self._get(match.match_id)
+        return found if found is not None else self.current_live(game, match)
+
+    def put(self, match_id: str, running: Running[Any], head: Head | None = None) -> Live:
+        live = Live(running, head)
         with self._lock:
             known = self._folds.get(match_id)
-            if known is None or known.seq <= running.seq:
-                self._folds[match_id] = running
+            if known is None or known.running.seq <= running.seq:
+                self._folds[match_id] = live
             self._folds.move_to_end(match_id)
             while len(self._folds) > self.capacity:
                 self._folds.popitem(last=False)
-        return running
+        return live
 
-    def _get(self, match_id: str) -> Running[Any] | None:
+    def _get(self, match_id: str) -> Live | None:
         with self._lock:
             return self._folds.get(match_id)

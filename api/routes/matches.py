@@ -94,7 +94,7 @@ def post_command(
     acted = service.execute(
         match_id, grant, body, occurred_at=command.occurred_at, idempotency_key=idempotency_key
     )
-    return _acted(acted, service, service.match(match_id), grant)
+    return _acted(acted, service, acted.match or service.match(match_id), grant)
 
 
 @router.post("/matches/{match_id}/rulings", status_code=201)
