@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api import error_codes
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from events import (
     DuplicateToken,
@@ -31,6 +32,14 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+class ConfigInvalid(InvalidCommand):
+    """A game's config at match creation does not validate (422 ``invalid_config``)."""
+
+    def __init__(self, error: ValidationError) -> None:
+        self.details = _validation_details(error)
+        super().__init__("invalid_config", "config: " + _first(self.details))
 
 
 class RecordInvalid(Exception):
@@ -58,10 +67,13 @@ STATUS: dict[type[Exception], int] = {
 
 
 def status_of(error: Exception) -> int:
+    """The status of an error: its code's, from the one table (``api.error_codes``)."""
+    fallback = 500
     for kind in type(error).__mro__:
         if kind in STATUS:
-            return STATUS[kind]
-    return 500
+            fallback = STATUS[kind]
+            break
+    return error_codes.status(getattr(error, "code", ""), fallback)
 
 
 def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -81,7 +93,8 @@ def _validation_details(error: ValidationError | RequestValidationError) -> list
 def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api(_: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse(body(error.code, error.message), status_code=error.status)
+        status = error_codes.status(error.code, error.status)
+        return JSONResponse(body(error.code, error.message), status_code=status)
 
     @app.exception_handler(DomainError)
     async def _domain(_: Request, error: DomainError) -> JSONResponse:
@@ -100,7 +113,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ValidationError)
     async def _model(_: Request, error: ValidationError) -> JSONResponse:
         details = _validation_details(error)
-        return JSONResponse(body("invalid_command", _first(details), details), status_code=422)
+        return JSONResponse(body("invalid_request", _first(details), details), status_code=422)
 
     @app.exception_handler(RequestValidationError)
     async def _request(_: Request, error: RequestValidationError) -> JSONResponse:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from adjudicator import rulings
 from adjudicator.kernel import runner
@@ -22,6 +22,7 @@ from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
 from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
+from api.errors import ConfigInvalid
 from api.tokens import issue_match_tokens
 from events import (
     EventStore,
@@ -134,7 +135,10 @@ class MatchService:
             raise InvalidCommand("duplicate_seat", "the two seats need different names")
         if advantage is not None and advantage not in seats:
             raise InvalidCommand("unknown_seat", f"Advantage holder {advantage!r} is not a seat")
-        checked = game.config_model.model_validate(dict(config)).model_dump(mode="json")
+        try:
+            checked = game.config_model.model_validate(dict(config)).model_dump(mode="json")
+        except ValidationError as error:
+            raise ConfigInvalid(error) from None
         seed = secrets.randbits(63) if seed is None else seed
         setup = {"seats": list(seats), "advantage": advantage, "config": checked, "seed": seed}
         tokens, records = issue_match_tokens(seats)

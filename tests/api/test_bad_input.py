@@ -23,7 +23,7 @@ def pairs(*items: tuple[str, str]) -> dict[str, Any]:
         ("alpha", pairs(("A", "d3"), ("A", "a1")), 422, "duplicate_target"),
         ("alpha", buzz("beta", "A", "d3"), 403, "wrong_seat"),
         ("alpha", {"type": "teleport"}, 422, "unknown_command"),
-        ("alpha", {"type": "buzz", "seat": "alpha"}, 422, "invalid_command"),
+        ("alpha", {"type": "buzz", "seat": "alpha"}, 422, "invalid_request"),
         ("alpha", {"type": "start_round"}, 403, "host_only"),
         ("auditor", buzz("alpha", "A", "d3"), 403, "read_only_token"),
         ("", buzz("alpha", "A", "d3"), 401, "missing_token"),

@@ -94,13 +94,14 @@ def challengeable(state: NoNotThatState, seat: str) -> PromptClaim:
     return claim
 
 
-def start_round(state: NoNotThatState, number: int) -> None:
+def start_round(state: NoNotThatState, number: int | None) -> int:
     if state.phase not in (Phase.WAITING, Phase.BETWEEN_ROUNDS):
         code = "match_finished" if state.phase is Phase.FINISHED else "round_in_progress"
         raise RuleViolation(code, f"no round can start now (phase {state.phase})")
     expected = state.rounds_played + 1
-    if number != expected:
-        raise InvalidCommand("wrong_round", f"the next round is round {expected}")
+    if number is not None and number != expected:
+        raise RuleViolation("wrong_round", f"the next round is round {expected}, not {number}")
+    return expected
 
 
 def judge_category(state: NoNotThatState, raw: str) -> str:

@@ -87,7 +87,7 @@ class StartRound(_Command):
     """Host only: post the next round's prompt and category; its first step opens."""
 
     type: Literal["start_round"] = "start_round"
-    round: int = Field(ge=1)
+    round: int | None = Field(None, ge=1, description="must be the next round when given")
 
 
 class JudgeCategory(_Command):

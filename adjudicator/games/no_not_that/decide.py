@@ -119,8 +119,8 @@ def _host_command(
     if not ctx.is_host:
         raise NotPermitted("host_only", "only the host may do this")
     if isinstance(command, StartRound):
-        checks.start_round(state, command.round)
-        return [Draft("nnt.round_started", {"round": command.round})]
+        number = checks.start_round(state, command.round)
+        return [Draft("nnt.round_started", {"round": number})]
     if isinstance(command, JudgeCategory):
         value = checks.judge_category(state, command.object)
         return [Draft("nnt.category_judged", {"object": value, "fits": command.fits})]

@@ -1,0 +1,60 @@
+"""The one error table: reviewed as a golden file, complete (every code the code raises is in
+it), and the README's table is generated from it."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from api.error_codes import CODES, markdown
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).with_name("error_codes.json")
+RAISERS = {"InvalidCommand", "RuleViolation", "NotPermitted", "ApiError", "DomainError"}
+PACKAGES = ("adjudicator", "events", "projections", "api")
+
+
+def _raised_codes() -> set[str]:
+    """Every literal code passed to an error constructor, or set as a class's ``code``."""
+    codes: set[str] = set()
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                codes |= _codes_in(node)
+    return codes
+
+
+def _codes_in(node: ast.AST) -> set[str]:
+    if isinstance(node, ast.Call):
+        name = getattr(node.func, "id", getattr(node.func, "attr", None))
+        literal = [a.value for a in node.args if isinstance(a, ast.Constant)]
+        strings = [v for v in literal if isinstance(v, str)]
+        if (name in RAISERS or name == "__init__") and strings:
+            return {strings[0]} if strings[0].isidentifier() else set()
+    if isinstance(node, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == "code" for t in node.targets
+    ):
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return {value.value}
+    return set()
+
+
+def test_the_table_is_the_reviewed_golden_file() -> None:
+    table = {code: {"status": e.status, "meaning": e.meaning} for code, e in CODES.items()}
+    assert table == json.loads(GOLDEN.read_text())
+
+
+def test_every_code_the_service_raises_is_in_the_table() -> None:
+    missing = _raised_codes() - set(CODES) - {"store_error", "idempotent_replay"}
+    assert not missing, f"codes without a row in api/error_codes.py: {sorted(missing)}"
+
+
+def test_the_readme_error_table_is_generated_from_the_table() -> None:
+    assert markdown() in (ROOT / "README.md").read_text()
+
+
+def test_one_code_one_status() -> None:
+    assert CODES["wrong_round"].status == 409
+    assert CODES["invalid_request"].status == 422
