@@ -12,8 +12,8 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api import error_codes
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from api import error_codes
 from events import (
     DuplicateToken,
     IdempotencyKeyReused,
