@@ -11,6 +11,7 @@ from typing import Any
 
 import structlog
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
@@ -48,7 +49,7 @@ def create_app(
     ensure_operator_token(store, settings.operator_token)
     wakeups = Wakeups()
     store.on_append(wakeups.wake)
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs and /redoc with their assets served by the app (no CDN)
         title="Match adjudicator",
         version="0.1.0",
         description="Referee, record keeper and auditor for two-player competition games.",

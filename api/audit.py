@@ -30,10 +30,12 @@ class Imported:
 def check_exporter(match: MatchRecord, grant: TokenGrant | None) -> None:
     """Who may export: the host always, the auditor once the match is closed (403 otherwise).
     Both see every private payload and salt, so an export they get is the full record."""
-    mine = grant is not None and grant.match_id == match.match_id
-    if not mine or grant is None or grant.role not in ("host", "auditor"):
+    operator = grant is not None and grant.role == "operator"
+    mine = grant is not None and (grant.match_id == match.match_id or operator)
+    if not mine or grant is None or grant.role not in ("host", "auditor", "operator"):
         raise NotPermitted("export_forbidden", "only the host or (once closed) the auditor exports")
-    viewer = Viewer(Role(grant.role), closed=match.status == "closed")
+    role = Role.AUDITOR if operator else Role(grant.role)
+    viewer = Viewer(role, closed=match.status == "closed")
     if not viewer.sees_everything:
         raise NotPermitted("export_before_close", "the auditor may export once the match closes")
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import ApiError
 from api.service import MatchService
 from api.tokens import token_hash
 from events import TokenGrant
+
+OPERATOR_GRANT = TokenGrant("", "operator", None)
 
 
 async def get_service(request: Request) -> MatchService:
@@ -21,7 +24,16 @@ async def get_service(request: Request) -> MatchService:
 Service = Annotated[MatchService, Depends(get_service)]
 
 
-def _bearer(authorization: str | None) -> str | None:
+BEARER = HTTPBearer(
+    auto_error=False,
+    description="A match's host, seat or auditor token, or the operator token (see README)",
+)
+Authorization = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
+
+
+def _bearer(request: Request) -> str | None:
+    """The bearer token of the request (the scheme is declared to OpenAPI by ``BEARER``)."""
+    authorization = request.headers.get("authorization")
     if authorization is None:
         return None
     scheme, _, token = authorization.partition(" ")
@@ -31,15 +43,18 @@ def _bearer(authorization: str | None) -> str | None:
 
 
 async def optional_grant(
-    service: Service, authorization: Annotated[str | None, Header()] = None
+    request: Request, service: Service, _: Authorization = None
 ) -> TokenGrant | None:
-    """The token's grant, or None for an anonymous spectator. (Async: a remembered grant costs
-    no trip to the thread pool; an unknown one is looked up there.)"""
-    token = _bearer(authorization)
+    """The token's grant, or None for an anonymous spectator; the operator token reads every
+    match (as an auditor does). Async: a remembered grant costs no trip to the thread pool; an
+    unknown one is looked up there."""
+    token = _bearer(request)
     if token is None:
         return None
     hashed = token_hash(token)
     grant = service.known_grant(hashed) or await run_in_threadpool(service.grant_for, hashed)
+    if grant is None and await run_in_threadpool(service.store.has_operator_token, hashed):
+        grant = OPERATOR_GRANT
     if grant is None:
         raise ApiError(401, "invalid_token", "this token is not known to the service")
     return grant
@@ -53,8 +68,8 @@ async def required_grant(
     return grant
 
 
-async def operator(service: Service, authorization: Annotated[str | None, Header()] = None) -> None:
-    token = _bearer(authorization)
+async def operator(request: Request, service: Service, _: Authorization = None) -> None:
+    token = _bearer(request)
     if token is None:
         raise ApiError(401, "missing_token", "creating matches needs the operator token")
     known = await run_in_threadpool(service.store.has_operator_token, token_hash(token))
@@ -68,6 +83,9 @@ Operator = Depends(operator)
 
 
 def for_match(grant: TokenGrant, match_id: str) -> TokenGrant:
+    """A token that may act in this match (the operator's reads, it never acts)."""
+    if grant.role == "operator":
+        raise ApiError(403, "read_only_token", "the operator token reads matches, it never acts")
     if grant.match_id != match_id:
         raise ApiError(403, "token_not_for_match", "this token belongs to another match")
     return grant

@@ -441,7 +441,11 @@ class MatchService:
 
     @staticmethod
     def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:
+        """Who reads: a match's own token as its role, the operator as an auditor (everything
+        once the match is closed), anyone else as a spectator."""
         closed = match.status == "closed"
+        if grant is not None and grant.role == "operator":
+            return Viewer(Role.AUDITOR, closed=closed)
         if grant is None or grant.match_id != match.match_id:
             return Viewer(Role.SPECTATOR, closed=closed)
         return Viewer(Role(grant.role), seat=grant.seat, closed=closed)

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
 Role = Literal["host", "seat", "auditor"]
+GrantRole = Literal["host", "seat", "auditor", "operator"]
 MatchStatus = Literal["open", "closed"]
 
 
@@ -32,6 +33,8 @@ class MatchRecord:
 
 
 class TokenGrant(NamedTuple):
+    """Who a token is: a match's host, seat or auditor, or the operator (``match_id`` "")."""
+
     match_id: str
-    role: Role
+    role: GrantRole
     seat: str | None
