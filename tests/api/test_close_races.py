@@ -20,17 +20,23 @@ Request = Callable[[TestClient, Api], httpx.Response]
 
 def close(client: TestClient, api: Api) -> httpx.Response:
     url = f"/matches/{api.match_id}/close"
-    return client.post(url, headers=Api.auth(api.token("host")))
+    response: httpx.Response = client.post(url, headers=Api.auth(api.token("host")))
+    return response
 
 
 def press(client: TestClient, api: Api) -> httpx.Response:
     url = f"/matches/{api.match_id}/commands"
-    return client.post(url, json=buzz("alpha", "A", "d3"), headers=Api.auth(api.token("alpha")))
+    headers = Api.auth(api.token("alpha"))
+    response: httpx.Response = client.post(url, json=buzz("alpha", "A", "d3"), headers=headers)
+    return response
 
 
-def race(clients: tuple[TestClient, TestClient], api: Api, requests: list[Request]) -> list[Any]:
+def race(
+    clients: tuple[TestClient, TestClient], api: Api, requests: list[Request]
+) -> list[httpx.Response]:
     """Send the two requests at once, each from its own thread and client; their answers."""
-    barrier, answers = threading.Barrier(2), [None, None]
+    barrier = threading.Barrier(2)
+    answers: dict[int, httpx.Response] = {}
 
     def send(index: int) -> None:
         barrier.wait()
@@ -41,7 +47,7 @@ def race(clients: tuple[TestClient, TestClient], api: Api, requests: list[Reques
         thread.start()
     for thread in threads:
         thread.join()
-    return answers
+    return [answers[0], answers[1]]
 
 
 def recorded_types(api: Api) -> list[str]:
