@@ -21,7 +21,7 @@ def test_migrations_run_twice_without_change(store: EventStore, database_url: st
 
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [
-            "0001"
+            "0002"
         ]
     assert [e.seq for e in store.read(match_id)] == [1]
 
