@@ -44,7 +44,7 @@ def create_app(
     logs.configure(settings.log_json, settings.log_level)
     if store is None:
         if settings.upgrade_on_start:
-            upgrade(settings.database_url)
+            upgrade(settings.migration_url, service_role=settings.service_role)
         store = EventStore.from_url(settings.database_url, clock=clock)
     ensure_operator_token(store, settings.operator_token)
     wakeups = Wakeups()

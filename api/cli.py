@@ -39,18 +39,26 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _safe(settings: Settings) -> str:
-    return make_url(settings.database_url).render_as_string(hide_password=True)
+def _safe(settings: Settings, url: str | None = None) -> str:
+    return make_url(url or settings.database_url).render_as_string(hide_password=True)
 
 
 def db_upgrade(args: argparse.Namespace) -> int:
+    settings = _migrated(args)
+    print(f"Database at {_safe(settings, settings.migration_url)} is up to date.")
+    return 0
+
+
+def _migrated(args: argparse.Namespace) -> Settings:
+    """Settings (``--database-url`` overriding both URLs), after bringing the schema up to date
+    as its owner (the migration URL) and granting the service role when one is set."""
     from events.migrate import upgrade
 
-    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
-    ensure_sqlite_directory(settings.database_url)
-    upgrade(settings.database_url)
-    print(f"Database at {_safe(settings)} is up to date.")
-    return 0
+    url = args.database_url
+    settings = Settings(**({"database_url": url, "migration_database_url": url} if url else {}))
+    ensure_sqlite_directory(settings.migration_url)
+    upgrade(settings.migration_url, service_role=settings.service_role)
+    return settings
 
 
 def demo(args: argparse.Namespace) -> int:
@@ -65,12 +73,7 @@ def demo(args: argparse.Namespace) -> int:
 
 def _store_url(args: argparse.Namespace) -> str:
     """The store the command works on, its schema brought up to date (a first use included)."""
-    from events.migrate import upgrade
-
-    settings = Settings(**({"database_url": args.database_url} if args.database_url else {}))
-    ensure_sqlite_directory(settings.database_url)
-    upgrade(settings.database_url)
-    return settings.database_url
+    return _migrated(args).database_url
 
 
 def export(args: argparse.Namespace) -> int:

@@ -379,8 +379,10 @@ class MatchService:
     # closing
 
     def close(self, match_id: str, grant: TokenGrant) -> Acted:
-        """Host: close the match. The result as folded now is recorded in ``match.closed``;
-        from then on nothing more is recorded, and auditors see every private fact and salt."""
+        """Host: close the match. The result as folded now is recorded in ``match.closed`` by
+        the append that closes the match (of racing closes one wins, the others get
+        ``match_closed``); from then on nothing more is recorded, and auditors see every
+        private fact and salt."""
         if grant.role != "host":
             raise NotPermitted("host_only", "only the host closes a match")
         match = self.match(match_id)
@@ -392,8 +394,7 @@ class MatchService:
             state = running.at(game, now) or self.snapshot(match_id, now).folded.state
             payload = {"result": game.result(state), "rules_version": game.rules_version}
             event = NewEvent("match.closed", HOST, now, payload)
-            stored = self.store.append(match_id, running.seq, [event])
-            self.store.close_match(match_id, self.clock())
+            stored = self.store.append(match_id, running.seq, [event], close=True)
             return Acted(stored, payload, replayed=False)
 
         return retrying(lambda _: attempt())

@@ -17,6 +17,16 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "ADJUDICATOR_DATABASE_URL"),
         description="SQLAlchemy URL; the embedded default is a SQLite file under ./data",
     )
+    migration_database_url: str | None = Field(
+        None,
+        description="SQLAlchemy URL that runs the migrations (db upgrade, upgrade_on_start), as"
+        " the schema's owner; default: DATABASE_URL",
+    )
+    service_role: str | None = Field(
+        None,
+        description="PostgreSQL role the service connects as (in DATABASE_URL); each upgrade"
+        " grants it exactly what the service needs (SELECT, INSERT, a few column UPDATEs)",
+    )
     operator_token: str | None = Field(
         None, description="token that may create matches; generated on first start when unset"
     )
@@ -34,3 +44,8 @@ class Settings(BaseSettings):
     stream_poll_seconds: float = Field(
         2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
     )
+
+    @property
+    def migration_url(self) -> str:
+        """The URL the migrations run with: the migration URL, else the service's own."""
+        return self.migration_database_url or self.database_url

@@ -1,8 +1,9 @@
 """The append path, as functions of an open write transaction.
 
-Lock order is always the match row (the conditional UPDATE of ``last_seq``), then the single
-``positions`` row; holding the counter lock until commit makes global positions gap-free and
-assigned in commit order, so a reader tailing ``position > n`` never skips a late commit.
+Lock order is always the match row (the conditional UPDATE of ``last_seq``, which also closes
+the match when the batch closes it), then the single ``positions`` row; holding the counter lock
+until commit makes global positions gap-free and assigned in commit order, so a reader tailing
+``position > n`` never skips a late commit.
 """
 
 from __future__ import annotations
@@ -30,17 +31,21 @@ def append_batch(
     now: datetime,
     idempotency_key: str | None,
     request_digest: str | None,
-    allow_closed: bool,
+    close: bool,
     head: tuple[str, datetime] | None = None,
 ) -> list[StoredEvent]:
-    """Seal and insert ``batch`` after ``expected_seq``. ``head``: the hash and record time of
-    event ``expected_seq`` when the caller knows them (they never change), saving a read."""
-    claim_seqs(conn, match_id, expected_seq, len(batch), allow_closed)
+    """Seal and insert ``batch`` after seq ``expected_seq`` of an open match; with ``close``
+    the match is closed by the same claim, so nothing can be recorded after this batch.
+    ``head``: the hash and record time of event ``expected_seq`` when the caller knows them
+    (they never change), saving a read."""
+    claim_seqs(conn, match_id, expected_seq, len(batch), close)
     if head is None or expected_seq == 0:
         prev_hash, prev_recorded_at = stream_tail(conn, match_id, expected_seq)
     else:
         prev_hash, prev_recorded_at = head
     recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
+    if close:
+        stamp_closed(conn, match_id, recorded_at)
     first_position = claim_positions(conn, len(batch))
     stored: list[StoredEvent] = []
     for index, new in enumerate(batch):
@@ -63,29 +68,39 @@ def insert_sealed(conn: Connection, stream: Sequence[StoredEvent]) -> list[Store
     return placed
 
 
-def claim_seqs(
-    conn: Connection, match_id: str, expected: int, count: int, allow_closed: bool
-) -> None:
-    """Move ``last_seq`` from ``expected`` to ``expected + count``, or explain the refusal."""
+def claim_seqs(conn: Connection, match_id: str, expected: int, count: int, close: bool) -> None:
+    """Move ``last_seq`` from ``expected`` to ``expected + count`` on an open match (and, when
+    ``close``, its status to closed in the same statement), or explain the refusal."""
+    values: dict[str, object] = {"last_seq": expected + count}
+    if close:
+        values["status"] = "closed"
     query = (
         update(matches)
-        .where(matches.c.match_id == match_id, matches.c.last_seq == expected)
-        .values(last_seq=expected + count)
+        .where(
+            matches.c.match_id == match_id,
+            matches.c.last_seq == expected,
+            matches.c.status == "open",
+        )
+        .values(values)
     )
-    if not allow_closed:
-        query = query.where(matches.c.status == "open")
     if conn.execute(query).rowcount != 1:
-        raise refusal(conn, match_id, expected, allow_closed)
+        raise refusal(conn, match_id, expected)
 
 
-def refusal(conn: Connection, match_id: str, expected: int, allow_closed: bool) -> Exception:
+def refusal(conn: Connection, match_id: str, expected: int) -> Exception:
     query = select(matches.c.status, matches.c.last_seq).where(matches.c.match_id == match_id)
     row = conn.execute(query).first()
     if row is None:
         return UnknownMatch(match_id)
-    if row.status == "closed" and not allow_closed:
+    if row.status == "closed":
         return MatchClosed(match_id)
     return VersionConflict(expected, row.last_seq)
+
+
+def stamp_closed(conn: Connection, match_id: str, closed_at: datetime) -> None:
+    """The close time of a match just closed by ``claim_seqs`` (the record time of its last
+    event); the match row is locked by that claim until commit."""
+    conn.execute(update(matches).where(matches.c.match_id == match_id).values(closed_at=closed_at))
 
 
 def stream_tail(conn: Connection, match_id: str, seq: int) -> tuple[str, datetime | None]:

@@ -1,5 +1,7 @@
 """Engines for the store: SQLite (embedded default) and PostgreSQL through psycopg 3.
 
+PostgreSQL: every session's time zone is UTC.
+
 SQLite: WAL, a 30 s busy timeout, foreign keys on, and ``BEGIN IMMEDIATE`` for connections
 marked as writers (``conn.execution_options(store_write=True)``) so writers queue up instead of
 failing on a lock upgrade; readers use a plain deferred ``BEGIN``.
@@ -29,7 +31,16 @@ def make_engine(url: str | URL) -> Engine:
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
-    return create_engine(parsed, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    engine = create_engine(parsed, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    event.listen(engine, "connect", _on_postgres_connect)
+    return engine
+
+
+def _on_postgres_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Sessions speak UTC, whatever the server or the URL set: ``timestamptz`` values then load
+    as UTC datetimes, so years 1 and 9999 never overflow a local offset when read."""
+    dbapi_connection.execute("SET TIME ZONE 'UTC'")
+    dbapi_connection.commit()
 
 
 def _sqlite_engine(url: URL) -> Engine:

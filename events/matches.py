@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, func, insert, select
 
-from events.errors import InvalidEvent, MatchClosed, UnknownMatch
+from events.errors import InvalidEvent
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
 from events.tables import match_tokens, matches, operator_tokens
 
@@ -51,19 +50,6 @@ def list_matches(
         query = query.where(matches.c.status == status)
     query = query.order_by(matches.c.created_at.desc(), matches.c.match_id)
     return [to_match(row) for row in conn.execute(query.limit(limit).offset(offset))]
-
-
-def close_match(conn: Connection, match_id: str, closed_at: datetime) -> MatchRecord:
-    query = (
-        update(matches)
-        .where(matches.c.match_id == match_id, matches.c.status == "open")
-        .values(status="closed", closed_at=closed_at)
-    )
-    if conn.execute(query).rowcount != 1:
-        raise UnknownMatch(match_id) if get_match(conn, match_id) is None else MatchClosed(match_id)
-    closed = get_match(conn, match_id)
-    assert closed is not None
-    return closed
 
 
 def match_for_token(conn: Connection, token_hash: str) -> TokenGrant | None:

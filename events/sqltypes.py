@@ -10,14 +10,16 @@ from sqlalchemy.dialects.postgresql import TIMESTAMP
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
-from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.canonical import iso, parse_iso
 
 
 class UTCDateTime(TypeDecorator[datetime]):
     """An aware instant: ``timestamptz`` on PostgreSQL, fixed-width ISO text elsewhere.
 
-    The text form (``2024-01-02T03:04:05.000006Z``) sorts like the instants it names, so
-    comparisons in SQL stay correct on SQLite. Naive datetimes are refused.
+    The text form (``iso``: ``0999-01-02T03:04:05.000006Z``, always 27 characters, the year
+    zero-padded) sorts like the instants it names, so comparisons in SQL stay correct on SQLite
+    for every year from 1 to 9999. Naive datetimes are refused. Text written before years were
+    padded (``999-01-02T…``) is still read.
     """
 
     impl = String(32)
@@ -42,7 +44,13 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if isinstance(value, datetime):
             return value.astimezone(UTC)
-        return datetime.fromisoformat(str(value)).astimezone(UTC)
+        return parse_iso(_padded_year(str(value)))
+
+
+def _padded_year(text: str) -> str:
+    """Zero-pad a year of fewer than four digits (text stored by an older ``iso``)."""
+    year, dash, rest = text.partition("-")
+    return f"{year:0>4}{dash}{rest}" if dash and len(year) < 4 and year.isdigit() else text
 
 
 def json_column() -> JSON:

@@ -97,7 +97,7 @@ class EventStore:
                         now=self._now(),
                         idempotency_key=None,
                         request_digest=None,
-                        allow_closed=False,
+                        close=False,
                     )
         except IntegrityError as error:
             if self.get_match(match_id) is not None:
@@ -139,10 +139,6 @@ class EventStore:
         with self._reader() as conn:
             return match_queries.list_matches(conn, game, status, limit, offset)
 
-    def close_match(self, match_id: str, closed_at: datetime) -> MatchRecord:
-        with self._writer() as conn:
-            return match_queries.close_match(conn, match_id, closed_at)
-
     def match_for_token(self, token_hash: str) -> TokenGrant | None:
         with self._reader() as conn:
             return match_queries.match_for_token(conn, token_hash)
@@ -177,15 +173,18 @@ class EventStore:
         *,
         idempotency_key: str | None = None,
         request_digest: str | None = None,
-        allow_closed: bool = False,
+        close: bool = False,
         head: tuple[str, datetime] | None = None,
     ) -> list[StoredEvent]:
-        """Append ``events`` atomically after seq ``expected_seq`` (``head``: the hash and
-        record time of event ``expected_seq``, when the caller already knows them).
+        """Append ``events`` atomically after seq ``expected_seq`` of an open match. With
+        ``close`` the same conditional update closes the match (``closed_at`` = the batch's
+        record time): the batch is the last ever recorded, and of two racing closes one wins.
+        ``head``: the hash and record time of event ``expected_seq``, when the caller already
+        knows them.
 
-        Raises VersionConflict, UnknownMatch, MatchClosed (unless ``allow_closed``, for the
-        reveals recorded at close), IdempotentReplay (same key, same digest: carries the batch
-        stored the first time) or IdempotencyKeyReused (same key, different digest).
+        Raises VersionConflict, UnknownMatch, MatchClosed, IdempotentReplay (same key, same
+        digest: carries the batch stored the first time) or IdempotencyKeyReused (same key,
+        different digest).
         """
         check_batch(events)
         try:
@@ -200,7 +199,7 @@ class EventStore:
                     now=self._now(),
                     idempotency_key=idempotency_key,
                     request_digest=request_digest,
-                    allow_closed=allow_closed,
+                    close=close,
                     head=head,
                 )
                 notify(conn, match_id)

@@ -1,7 +1,7 @@
 """Canonical JSON and the hashes built on it (event chain, commitments).
 
 Canonical form: UTF-8, keys sorted, no insignificant whitespace, datetimes as ISO 8601 in UTC
-with microseconds and a ``Z``. Two equal values always give the same bytes.
+with a four-digit year, microseconds and a ``Z``. Two equal values always give the same bytes.
 """
 
 from __future__ import annotations
@@ -21,10 +21,22 @@ def _default(value: Any) -> Any:
 
 
 def iso(moment: datetime) -> str:
-    """The one textual form of an instant: UTC, microseconds, ``Z``."""
+    """The one textual form of an instant, always 27 characters: ``YYYY-MM-DDTHH:MM:SS.ffffffZ``
+    in UTC (a four-digit year, zero-padded below 1000, microseconds, ``Z``), so the text sorts
+    like the instants it names. Raises OverflowError when the instant leaves years 1-9999 in
+    UTC (see ``adjudicator.kernel.times.checked``)."""
     if moment.tzinfo is None:
         raise ValueError("naive datetimes are refused: every instant carries a time zone")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+def parse_iso(text: str) -> datetime:
+    """The instant named by ``text`` in the form ``iso`` writes (any ISO 8601 form with an
+    offset is read too), as an aware UTC datetime. Raises ValueError for anything else."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise ValueError(f"an instant needs a time zone: {text!r}")
+    return moment.astimezone(UTC)
 
 
 def canonical_json(value: Any) -> bytes:

@@ -16,10 +16,12 @@ from pydantic import AfterValidator, AwareDatetime
 
 from adjudicator.kernel.errors import InvalidCommand
 
+FIRST = datetime.min.replace(tzinfo=UTC)  # what the store and the canonical text can hold
+LAST = datetime.max.replace(tzinfo=UTC)
 MARGIN = timedelta(days=1)
-EARLIEST = datetime(1, 1, 1, tzinfo=UTC) + MARGIN
-LATEST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC) - MARGIN
-RANGE_TEXT = f"between {EARLIEST:%Y-%m-%d} and {LATEST:%Y-%m-%d} (UTC)"
+EARLIEST = FIRST + MARGIN  # what a client may send
+LATEST = LAST - MARGIN
+RANGE_TEXT = f"between {EARLIEST.date().isoformat()} and {LATEST.date().isoformat()} (UTC)"
 
 
 class TimeOutOfRange(InvalidCommand):

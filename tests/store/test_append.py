@@ -108,23 +108,36 @@ def test_invalid_batches_are_refused_before_touching_the_database(store: EventSt
     assert store.last_seq(match_id) == 0
 
 
-def test_a_closed_match_refuses_appends_except_the_reveals_at_close(
+def test_a_closing_append_closes_the_match_and_is_the_last_one(
     store: EventStore, clock: ManualClock
 ) -> None:
     match_id = new_match(store)
     store.append(match_id, 0, [event(1)])
-    closed = store.close_match(match_id, clock())
+    clock.advance(5)
+    closing = store.append(match_id, 1, [event(2, closes=True)], close=True)
 
-    with pytest.raises(MatchClosed) as error:
-        store.append(match_id, 1, [event(2)])
-    revealed = store.append(match_id, 1, [event(2, reveal=True)], allow_closed=True)
+    closed = store.get_match(match_id)
+    assert closed is not None
+    assert (closed.status, closed.last_seq) == ("closed", 2)
+    assert closed.closed_at == closing[0].recorded_at == clock()
+    for seq, close in ((2, False), (2, True), (1, False)):
+        with pytest.raises(MatchClosed) as error:
+            store.append(match_id, seq, [event(3)], close=close)
+        assert error.value.code == "match_closed"
+    assert store.read(match_id) == store.read(match_id, to_seq=2)
+    assert store.last_seq(match_id) == 2
 
-    assert error.value.code == "match_closed"
-    assert closed.status == "closed"
-    assert closed.closed_at == clock()
-    assert [e.seq for e in revealed] == [2]
-    with pytest.raises(MatchClosed):
-        store.close_match(match_id, clock())
+
+def test_a_refused_close_leaves_the_match_open(store: EventStore) -> None:
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1)])
+
+    with pytest.raises(VersionConflict):
+        store.append(match_id, 0, [event(2)], close=True)
+
+    match = store.get_match(match_id)
+    assert match is not None
+    assert (match.status, match.last_seq, match.closed_at) == ("open", 1, None)
 
 
 def test_record_time_comes_from_the_clock_and_never_goes_backwards(

@@ -21,7 +21,7 @@ def test_migrations_run_twice_without_change(store: EventStore, database_url: st
 
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all() == [
-            "0001"
+            "0002"
         ]
     assert [e.seq for e in store.read(match_id)] == [1]
 
@@ -75,13 +75,13 @@ def test_matches_are_listed_newest_first_and_filtered(store: EventStore) -> None
     for number, game in enumerate(["zoom", "nnt", "zoom"]):
         created_at = GAME_TIME + timedelta(minutes=number)
         store.create_match(f"m-{number}", game, "1", {}, [], created_at)
-    store.close_match("m-2", GAME_TIME + timedelta(hours=1))
+    store.append("m-2", 0, [event(1)], close=True)
 
     assert [m.match_id for m in store.list_matches()] == ["m-2", "m-1", "m-0"]
     assert [m.match_id for m in store.list_matches(game="zoom", status="open")] == ["m-0"]
     assert [m.match_id for m in store.list_matches(limit=1, offset=1)] == ["m-1"]
     with pytest.raises(UnknownMatch):
-        store.close_match("nope", GAME_TIME)
+        store.append("nope", 0, [event(1)], close=True)
 
 
 def test_operator_tokens_are_stored_once(store: EventStore) -> None:
