@@ -10,7 +10,7 @@ re-decided; if any command is refused, nothing is recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -36,11 +36,14 @@ def execute_batch(
     match_id: str,
     grant: TokenGrant,
     entries: Sequence[tuple[Mapping[str, Any], datetime]],
+    sources: Sequence[dict[str, Any] | None] | None = None,
 ) -> Batch:
-    """Record ``entries`` (command body, entered game time) in order, atomically."""
+    """Record ``entries`` (command body, entered game time) in order, atomically; the events
+    of entry i carry ``sources[i]`` (where it came from, e.g. a chat post) when given."""
     match = service.match(match_id)
     commands = [(service.parse(match, body), at) for body, at in entries]
-    return retrying(lambda: _attempt(service, match, grant, commands))
+    origins = list(sources) if sources is not None else [None] * len(commands)
+    return retrying(lambda: _attempt(service, match, grant, commands, origins))
 
 
 def _attempt(
@@ -48,6 +51,7 @@ def _attempt(
     match: MatchRecord,
     grant: TokenGrant,
     commands: Sequence[tuple[BaseModel, datetime]],
+    sources: Sequence[dict[str, Any] | None],
 ) -> Batch:
     game: Game[Any] = service.game(match.game)
     running = service.live.current(game, match)
@@ -55,7 +59,7 @@ def _attempt(
     last_play, seq = running.last_play, running.seq
     new: list[NewEvent] = []
     firsts: list[int] = []
-    for command, at in commands:
+    for (command, at), source in zip(commands, sources, strict=True):
         ctx = service.context(grant, last_play, at)
         if state is None:
             state = running.at(game, ctx.now)
@@ -65,7 +69,7 @@ def _attempt(
         firsts.append(seq + 1)
         for draft in game.decide(state, command, ctx):
             seq += 1
-            new.append(service.new_event(draft, ctx))
+            new.append(replace(service.new_event(draft, ctx), source=source))
             state = game.evolve(state, Fact(seq, draft.type, ctx.actor, ctx.now, draft.payload))
         last_play = ctx.now
     if not new:
