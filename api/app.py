@@ -17,7 +17,7 @@ from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api import errors, logs
 from api.limits import BodyLimit, PayloadTooLarge
-from api.routes import audit, games, health, live, ludii, matches
+from api.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service import MatchService
 from api.settings import Settings
 from api.tokens import new_token, token_hash
@@ -61,9 +61,13 @@ def create_app(
     errors.install(app)
     app.add_exception_handler(PayloadTooLarge, _too_large)
     app.middleware("http")(logs.bind_request)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        large=("/transcript/", settings.max_transcript_bytes),
+    )
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
-    for router in routers:
+    for router in (*routers, transcripts.router):
         app.include_router(router)
     return app
 
