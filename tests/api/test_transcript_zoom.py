@@ -97,7 +97,8 @@ def play_live(api: Api) -> dict[str, Any]:
     for at, command, status in LIVE:
         response = api.command("host", {**command, "occurred_at": at})
         assert response.status_code == status, response.text
-    return api.state()["state"]
+    state: dict[str, Any] = api.state()["state"]
+    return state
 
 
 def test_the_preview_shows_what_every_post_becomes_and_records_nothing(api: Api) -> None:
