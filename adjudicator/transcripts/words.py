@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_MARKUP = re.compile(r"<[@#:a!&][^>]*>|:[a-z0-9_+-]{2,}:(?!\d)", re.IGNORECASE)
+_MARKUP = re.compile(r"<[@#:a!&][^>]*>|:[a-z_][a-z0-9_+-]+:(?!\d)", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[^0-9a-z:,;=@'\-\s]")
 
 

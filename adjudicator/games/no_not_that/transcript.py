@@ -8,9 +8,10 @@ Pure. A leading keyword names the command; what follows it is its argument:
   ``accept`` / ``no challenge``; ``use extra safe`` / ``life ring`` (items); ``exchange [N]``.
   In a seat's direct messages with the host (hint ``private``) while a step is open, a bare
   one-line post of at most 32 characters is its object (``submit``).
-* host: ``round N`` / ``start round [N]`` / ``next round`` (the hint's next round when no
-  number); ``X fits`` / ``X does not fit`` (``judge_category``); ``<seat> meets`` / ``<seat>
-  does not meet`` / ``<seat> fails`` (``judge_prompt``).
+* host: ``round N`` / ``start round [N]`` / ``next round`` on a post's first line (the hint's
+  next round when no number; the lines after it may carry the prompt and category texts);
+  ``X fits`` / ``X does not fit`` (``judge_category``); ``<seat> meets`` / ``<seat> does not
+  meet`` / ``<seat> fails`` (``judge_prompt``).
 
 Everything else is chatter. The rules judge what is parsed, as when posted live.
 """
@@ -132,7 +133,7 @@ _START = {"round", "start", "next", "begin"}
 
 
 def _host(text: str, hinted: Mapping[str, Any]) -> Body | None:
-    found = words(text)
+    found = words(text.strip().split("\n")[0])
     numbers = [w for w in found if w.isdigit()]
     rest = [w for w in found if not w.isdigit()]
     if len(numbers) <= 1 and "round" in rest and is_phrase(rest, _START, {"the", "now"}):
