@@ -18,7 +18,7 @@ from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api import errors, logs
 from api.limits import BodyLimit
-from api.routes import audit, games, health, live, ludii, matches
+from api.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service import MatchService
 from api.settings import Settings
 from api.tokens import new_token, token_hash
@@ -60,11 +60,15 @@ def create_app(
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        large=("/transcript/", settings.max_transcript_bytes),
+    )
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(logs.RequestLog)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
-    for router in routers:
+    for router in (*routers, transcripts.router):
         app.include_router(router)
     return app
 

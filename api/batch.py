@@ -10,7 +10,7 @@ re-decided; if any command is refused, nothing is recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -37,11 +37,14 @@ def execute_batch(
     match_id: str,
     grant: TokenGrant,
     entries: Sequence[tuple[Mapping[str, Any], datetime]],
+    sources: Sequence[dict[str, Any] | None] | None = None,
 ) -> Batch:
-    """Record ``entries`` (command body, entered game time) in order, atomically."""
+    """Record ``entries`` (command body, entered game time) in order, atomically; the events
+    of entry i carry ``sources[i]`` (where it came from, e.g. a chat post) when given."""
     match = service.match(match_id)
     commands = [(service.parse(match, body, grant), at) for body, at in entries]
-    return retrying(lambda _: _attempt(service, match, grant, commands))
+    origins = list(sources) if sources is not None else [None] * len(commands)
+    return retrying(lambda _: _attempt(service, match, grant, commands, origins))
 
 
 def _attempt(
@@ -49,6 +52,7 @@ def _attempt(
     match: MatchRecord,
     grant: TokenGrant,
     commands: Sequence[tuple[BaseModel, datetime]],
+    sources: Sequence[dict[str, Any] | None],
 ) -> Batch:
     game: Game[Any] = service.game(match.game)
     running = service.live.current(game, match)
@@ -56,13 +60,13 @@ def _attempt(
     last_play, seq = running.last_play, running.seq
     new: list[NewEvent] = []
     decisions: list[runner.Decision[Any]] = []
-    for command, at in commands:
+    for (command, at), source in zip(commands, sources, strict=True):
         ctx = service.context(grant, last_play, at)
         if state is None:
             state = service.state_at(match, running, ctx.now)
         decision = runner.run(game, state, command, ctx, seq + 1)
         decisions.append(decision)
-        new.extend(service.new_event(d, ctx) for d in decision.drafts)
+        new.extend(replace(service.new_event(d, ctx), source=source) for d in decision.drafts)
         state, seq, last_play = decision.after, decision.last_seq, ctx.now
     if not new:
         return Batch([], [], None if state is None else game.result(state))

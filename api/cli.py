@@ -1,5 +1,5 @@
 """Command line: ``serve``, ``db upgrade``, ``demo``, ``export``, ``ludii-export``, ``verify``,
-``import``.
+``import``, ``transcript preview|enter``.
 
 ``serve`` runs on the embedded SQLite file by default (``./data/adjudicator.sqlite3``);
 set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL.
@@ -100,6 +100,12 @@ def import_(args: argparse.Namespace) -> int:
     return import_command(_store_url(args), args.file)
 
 
+def transcript(args: argparse.Namespace) -> int:
+    from api.transcript_cli import transcript_command
+
+    return transcript_command(_store_url(args), args)
+
+
 def _audit_parsers(sub: Any) -> None:
     out = sub.add_parser("export", help="write a match's full record as JSON Lines")
     out.add_argument("match_id")
@@ -140,6 +146,9 @@ def parser() -> argparse.ArgumentParser:
     show.add_argument("--database-url", help="default: a temporary SQLite file")
     show.set_defaults(func=demo)
     _audit_parsers(sub)
+    from api.transcript_cli import add_parser
+
+    add_parser(sub, transcript)
     return top
 
 

@@ -14,28 +14,37 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    """``max_bytes`` for every path, except paths containing ``large[0]``: ``large[1]``."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, large: tuple[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.large = large
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit(str(scope.get("path", "")))
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None:
-            if declared.isdigit() and int(declared) > self.max_bytes:
-                await self._refuse(send)
+            if declared.isdigit() and int(declared) > limit:
+                await self._refuse(send, limit)
                 return
             await self.app(scope, receive, send)
             return
-        buffered = await self._read(receive)
+        buffered = await self._read(receive, limit)
         if buffered is None:
-            await self._refuse(send)
+            await self._refuse(send, limit)
             return
         await self.app(scope, _replay(buffered, receive), send)
 
-    async def _read(self, receive: Receive) -> list[Message] | None:
+    def _limit(self, path: str) -> int:
+        if self.large is not None and self.large[0] in path:
+            return self.large[1]
+        return self.max_bytes
+
+    async def _read(self, receive: Receive, limit: int) -> list[Message] | None:
         """Every body message up to the end of the body; None past the limit."""
         messages: list[Message] = []
         seen = 0
@@ -45,14 +54,14 @@ class BodyLimit:
             if message["type"] != "http.request":
                 return messages
             seen += len(message.get("body", b""))
-            if seen > self.max_bytes:
+            if seen > limit:
                 return None
             if not message.get("more_body", False):
                 return messages
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         text = json.dumps(
-            {"code": "payload_too_large", "message": f"bodies are limited to {self.max_bytes} B"}
+            {"code": "payload_too_large", "message": f"bodies are limited to {limit} B"}
         ).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(text))]
         await send({"type": "http.response.start", "status": 413, "headers": headers})

@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     max_body_bytes: int = Field(256 * 1024, description="larger request bodies are refused (413)")
+    max_transcript_bytes: int = Field(
+        64 * 1024 * 1024, description="the body limit of the transcript routes (chat exports)"
+    )
     log_json: bool | None = Field(None, description="JSON logs; default: JSON unless on a TTY")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
     upgrade_on_start: bool = True

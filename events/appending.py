@@ -152,5 +152,6 @@ def seal(
         idempotency_key=idempotency_key,
         prev_hash=prev_hash,
         hash="",
+        source=new.source,
     )
     return replace(draft, hash=hash_of(draft))

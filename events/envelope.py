@@ -15,13 +15,15 @@ Visibility = Literal["public", "private"]
 @dataclass(frozen=True)
 class NewEvent:
     """An event to append. ``private_to`` names the seats that may see the payload (the host
-    always can); ``None`` makes it public."""
+    always can); ``None`` makes it public. ``source`` says where an entered event came from
+    (a chat post: kind, channel and message id, author, posted and edited times), or None."""
 
     type: str
     actor: str
     occurred_at: datetime
     payload: dict[str, Any]
     private_to: tuple[str, ...] | None = None
+    source: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class StoredEvent:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    source: dict[str, Any] | None = None
 
     @property
     def visibility(self) -> Visibility:
@@ -61,9 +64,11 @@ def envelope_hash(
     commitment: str | None,
     idempotency_key: str | None,
     prev_hash: str,
+    source: dict[str, Any] | None = None,
 ) -> str:
     """sha256 over the canonical envelope. A private payload is hashed as null (its commitment
-    stands for it), so a redacted export still verifies."""
+    stands for it), so a redacted export still verifies. ``source`` is hashed only when set, so
+    every envelope recorded before it existed keeps its hash."""
     envelope = {
         "match_id": match_id,
         "seq": seq,
@@ -78,6 +83,8 @@ def envelope_hash(
         "prev_hash": prev_hash,
         "payload": payload if private_to is None else None,
     }
+    if source is not None:
+        envelope["source"] = source
     return sha256_hex(canonical_json(envelope))
 
 
@@ -95,4 +102,5 @@ def hash_of(event: StoredEvent) -> str:
         commitment=event.commitment,
         idempotency_key=event.idempotency_key,
         prev_hash=event.prev_hash,
+        source=event.source,
     )

@@ -3,7 +3,8 @@
 The header (``format: adjudicator-match/1``) names the match, its game and rules version, its
 status, when it was created and exported, how many events follow and the hash of the last one
 (``chain_head``). Each envelope line carries every field of :class:`StoredEvent` except
-``position`` (the order inside one store instance only). A private payload the exporter may not
+``position`` (the order inside one store instance only); ``source`` (where an entered event
+came from) appears only on the envelopes that have one. A private payload the exporter may not
 show is written as ``null`` with no salt; its commitment stays, so the chain still verifies.
 
 Pure: writing and parsing only, no store access.
@@ -81,7 +82,7 @@ def make_header(
 def envelope_line(event: StoredEvent, reveal: bool) -> dict[str, Any]:
     """One envelope as exported; ``reveal`` says whether a private payload and salt are shown."""
     shown = event.private_to is None or reveal
-    return {
+    line = {
         "match_id": event.match_id,
         "seq": event.seq,
         "type": event.type,
@@ -96,6 +97,9 @@ def envelope_line(event: StoredEvent, reveal: bool) -> dict[str, Any]:
         "prev_hash": event.prev_hash,
         "hash": event.hash,
     }
+    if event.source is not None:
+        line["source"] = event.source
+    return line
 
 
 def dumps(header: Header, lines: Sequence[dict[str, Any]]) -> str:
@@ -159,10 +163,17 @@ def _event(number: int, line: str) -> tuple[StoredEvent, bool]:
             idempotency_key=data["idempotency_key"],
             prev_hash=str(data["prev_hash"]),
             hash=str(data["hash"]),
+            source=_source(data.get("source")),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise RecordFormatError(number, f"bad envelope: {error!r}") from None
     return event, payload is None
+
+
+def _source(value: Any) -> dict[str, Any] | None:
+    if value is not None and not isinstance(value, dict):
+        raise ValueError("source is a JSON object or absent")
+    return value
 
 
 def _instant(text: Any) -> datetime:

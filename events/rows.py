@@ -29,6 +29,7 @@ def to_stored(row: Row[Any]) -> StoredEvent:
         idempotency_key=row.idempotency_key,
         prev_hash=row.prev_hash,
         hash=row.hash,
+        source=row.source,
     )
 
 
@@ -102,4 +103,5 @@ _COLUMNS = (
     "idempotency_key",
     "prev_hash",
     "hash",
+    "source",
 )

@@ -74,6 +74,7 @@ events = Table(
     Column("batch_size", Integer, nullable=True),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+    Column("source", json_column(), nullable=True),
     PrimaryKeyConstraint("match_id", "seq", name="pk_events"),
     UniqueConstraint("position", name="uq_events_position"),
     UniqueConstraint("match_id", "idempotency_key", name="uq_events_idempotency_key"),

@@ -102,6 +102,7 @@ def event_view(event: StoredEvent, viewer: Viewer) -> dict[str, Any]:
         "idempotency_key": event.idempotency_key if _own_key(event, viewer) else None,
         "prev_hash": event.prev_hash,
         "hash": event.hash,
+        "source": event.source,
     }
     if visible and event.salt is not None and viewer.sees_everything:
         data["salt"] = event.salt

@@ -15,22 +15,42 @@ RAISERS = {"InvalidCommand", "RuleViolation", "NotPermitted", "ApiError", "Domai
 PACKAGES = ("adjudicator", "events", "projections", "api")
 
 
+def _trees() -> list[ast.AST]:
+    return [
+        ast.parse(path.read_text())
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+    ]
+
+
+def _error_classes(trees: list[ast.AST]) -> set[str]:
+    """The raisers and every class derived from one (by name, to a fixpoint)."""
+    known = set(RAISERS)
+    classes = [n for tree in trees for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    while True:
+        more = {
+            c.name
+            for c in classes
+            if c.name not in known and any(getattr(b, "id", None) in known for b in c.bases)
+        }
+        if not more:
+            return known
+        known |= more
+
+
 def _raised_codes() -> set[str]:
     """Every literal code passed to an error constructor, or set as a class's ``code``."""
-    codes: set[str] = set()
-    for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
-                codes |= _codes_in(node)
-    return codes
+    trees = _trees()
+    raisers = _error_classes(trees) | {"__init__"}
+    return {code for tree in trees for node in ast.walk(tree) for code in _codes_in(node, raisers)}
 
 
-def _codes_in(node: ast.AST) -> set[str]:
+def _codes_in(node: ast.AST, raisers: set[str]) -> set[str]:
     if isinstance(node, ast.Call):
         name = getattr(node.func, "id", getattr(node.func, "attr", None))
         literal = [a.value for a in node.args if isinstance(a, ast.Constant)]
         strings = [v for v in literal if isinstance(v, str)]
-        if (name in RAISERS or name == "__init__") and strings:
+        if name in raisers and strings:
             return {strings[0]} if strings[0].isidentifier() else set()
     if isinstance(node, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == "code" for t in node.targets

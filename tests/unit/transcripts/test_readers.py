@@ -1,0 +1,68 @@
+"""The pure export readers and the author map: bad input is a clear error naming the message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adjudicator.transcripts.discord import read_discord
+from adjudicator.transcripts.posts import TranscriptError
+from adjudicator.transcripts.text import read_text
+from adjudicator.transcripts.triage import Cast, Source, triage
+
+
+def message(mid: str, **fields: Any) -> dict[str, Any]:
+    base = {"id": mid, "type": "Default", "timestamp": "2024-05-01T12:00:00.1234567+02:00"}
+    author = {"id": "7", "name": "ann", "isBot": False}
+    return {**base, "content": "A c4", "author": author, "unknownField": [1], **fields}
+
+
+def export(*messages: dict[str, Any]) -> dict[str, Any]:
+    return {"guild": {}, "channel": {"id": "9", "name": "c"}, "messages": list(messages)}
+
+
+def refusal(call: Any) -> TranscriptError:
+    with pytest.raises(TranscriptError) as caught:
+        call()
+    return caught.value
+
+
+def test_a_discord_export_reads_with_seven_fractional_digits_and_unknown_fields() -> None:
+    posts = read_discord(export(message("11"))).posts
+    assert posts[0].game_time.isoformat() == "2024-05-01T10:00:00.123000+00:00"
+
+
+def test_what_is_not_an_export_is_refused() -> None:
+    assert refusal(lambda: read_discord({"messages": "x"})).code == "not_an_export"
+    assert refusal(lambda: read_discord([1, 2])).code == "not_an_export"
+
+
+def test_a_message_without_a_timestamp_or_offset_is_named() -> None:
+    missing = refusal(lambda: read_discord(export(message("12", timestamp=None))))
+    assert (missing.code, missing.details) == ("missing_timestamp", {"message_id": "12"})
+    naive = refusal(lambda: read_discord(export(message("13", timestamp="2024-05-01T12:00"))))
+    assert (naive.code, naive.details) == ("timestamp_without_offset", {"message_id": "13"})
+
+
+def test_plain_text_posts_continue_on_lines_without_a_time() -> None:
+    posts = read_text(
+        "[2024-05-01T12:00:00Z] ann: solve\nW H I Z\n\n[2024-05-01 12:00:01+01:00] bo: hi"
+    ).posts
+    assert [p.content for p in posts] == ["solve\nW H I Z", "hi"]
+    assert posts[1].game_time.isoformat() == "2024-05-01T11:00:01+00:00"
+    assert refusal(lambda: read_text("hello\n[2024-05-01T12:00:00Z] ann: x")).details == {"line": 1}
+    assert refusal(lambda: read_text("[2024-05-01T12:00:00] ann: x")).details["line"] == 1
+
+
+def test_an_author_map_naming_nobody_is_refused() -> None:
+    source = Source(read_discord(export(message("11"))))
+    error = refusal(lambda: triage([source], Cast({"zed": "alpha"}, [])))
+    assert (error.code, error.details) == ("unknown_author", {"key": "zed"})
+
+
+def test_posts_of_the_same_millisecond_are_ordered_by_message_id() -> None:
+    late = message("30", timestamp="2024-05-01T10:00:00.0009Z")
+    early = message("29", timestamp="2024-05-01T10:00:00.0001Z")
+    merged = triage([Source(read_discord(export(late, early)))], Cast({"ann": "alpha"}, []))
+    assert [t.post.message_id for t in merged] == ["29", "30"]
