@@ -142,3 +142,13 @@ class Game(Protocol[S]):
     def summary(self, state: S) -> dict[str, Any]: ...
 
     def in_round(self, state: S) -> bool: ...
+
+
+def void_outcome(reason: str) -> dict[str, Any]:
+    """The one shape, in every game, of the outcome of an event folded as void."""
+    return {"void": True, "reason": reason}
+
+
+def declared_result(fact: Fact) -> dict[str, Any]:
+    """The result a host's ``declare_result`` ruling sets, in every game."""
+    return {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}

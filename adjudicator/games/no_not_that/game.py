@@ -15,7 +15,7 @@ from adjudicator.games.no_not_that.commands import COMMAND_MODELS
 from adjudicator.games.no_not_that.config import NoNotThatConfig
 from adjudicator.games.no_not_that.scoring import in_round
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
-from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
 
 
@@ -55,7 +55,7 @@ class NoNotThatGame:
 
     def outcome(self, state: NoNotThatState, seq: int) -> dict[str, Any] | None:
         if seq in state.voided:
-            return {"void": state.voided[seq]}
+            return void_outcome(state.voided[seq])
         return state.outcomes.get(seq)
 
     def result(self, state: NoNotThatState) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move
 from adjudicator.games.zombego.movegen import outcome
 from adjudicator.games.zombego.play import push
 from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
-from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 
 PLAY_TYPES = {"zombego.placed": PLACE, "zombego.zombie_placed": ZOMBIE, "zombego.moved": MOVE}
@@ -28,8 +28,7 @@ def evolve(state: ZombegoState, fact: Fact) -> ZombegoState:
     if fact.type == "zombego.piece_dealt":
         return _dealt(state, fact)
     if fact.type == "ruling.declare_result":
-        declared = {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}
-        return replace(state, declared_result=declared)
+        return replace(state, declared_result=declared_result(fact))
     return state
 
 

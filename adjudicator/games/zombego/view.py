@@ -21,7 +21,7 @@ from adjudicator.games.zombego.model import MOVE, PLACE, Move, counts
 from adjudicator.games.zombego.movegen import outcome as move_outcome
 from adjudicator.games.zombego.notation import move_text
 from adjudicator.games.zombego.state import PlyRecord, ZombegoState
-from adjudicator.kernel.decider import Viewer
+from adjudicator.kernel.decider import Viewer, void_outcome
 
 
 def view(state: ZombegoState, viewer: Viewer) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def outcome(state: ZombegoState, seq: int) -> dict[str, Any] | None:
     """The derived outcome of event ``seq``: its ply's outcome and any result, or its voiding."""
     for voided, reason in state.voided:
         if voided == seq:
-            return {"void": True, "reason": reason}
+            return void_outcome(reason)
     for record in state.plies or ():
         if record.seq == seq:
             return _record_outcome(state, record)

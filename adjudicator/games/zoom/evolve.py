@@ -26,7 +26,7 @@ from adjudicator.games.zoom.state import (
     Verdict,
     ZoomState,
 )
-from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import InvalidCommand
 
 
@@ -54,7 +54,8 @@ def end_round(state: ZoomState, when: datetime, reason: str) -> ZoomState:
     summary = RoundSummary(current.number, current.started_at, when, reason, current.found, void)
     played = (*state.played, summary)
     phase = Phase.FINISHED if len(played) >= state.config.rounds else Phase.BETWEEN_ROUNDS
-    return replace(state, phase=phase, round=None, played=played)
+    last = replace(current, ended_at=when, end_reason=reason)
+    return replace(state, phase=phase, round=last, played=played)
 
 
 def evolve(state: ZoomState, fact: Fact) -> ZoomState:
@@ -196,8 +197,7 @@ def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
 
 
 def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
-    declared = {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}
-    return replace(state, declared_result=declared)
+    return replace(state, declared_result=declared_result(fact))
 
 
 _HANDLERS = {

@@ -12,7 +12,7 @@ from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
 from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, ZoomConfig
 from adjudicator.games.zoom.state import Phase, ZoomState
-from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
 
 
@@ -47,7 +47,7 @@ class ZoomGame:
     def outcome(self, state: ZoomState, seq: int) -> dict[str, Any] | None:
         for voided, reason in state.voided:
             if voided == seq:
-                return {"void": True, "reason": reason}
+                return void_outcome(reason)
         for buzz in state.outcomes or ():
             if buzz.seq == seq:
                 return views.buzz_view(buzz)

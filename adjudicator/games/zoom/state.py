@@ -80,6 +80,8 @@ class Round:
     found: Mapping[str, Found] = field(default_factory=dict)
     lockouts: tuple[Lockout, ...] = ()
     priority_holder: str | None = None
+    ended_at: datetime | None = None  # set when the round ends; the state keeps the last round
+    end_reason: str | None = None
 
     @property
     def deadline(self) -> datetime:
@@ -124,7 +126,7 @@ class ZoomState:
     config: ZoomConfig
     seed: int | None
     phase: Phase = Phase.NOT_STARTED
-    round: Round | None = None
+    round: Round | None = None  # the round in progress, or the last one played (with its end)
     played: tuple[RoundSummary, ...] = ()
     scores: Mapping[str, int] = field(default_factory=dict)
     priority_declared_by: str | None = None

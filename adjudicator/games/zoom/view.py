@@ -73,7 +73,10 @@ def view(state: ZoomState, viewer: Viewer) -> dict[str, Any]:
 def _round(current: Round) -> dict[str, Any]:
     return {
         "number": current.number,
+        "in_progress": current.ended_at is None,
         "started_at": iso(current.started_at),
+        "ended_at": iso(current.ended_at) if current.ended_at else None,
+        "end_reason": current.end_reason,
         "clock_deadline": iso(current.deadline),
         "priority": {"holder": current.priority_holder, "until": iso(current.priority_until)}
         if current.priority_holder and current.priority_until

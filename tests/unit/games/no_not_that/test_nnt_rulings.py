@@ -169,7 +169,10 @@ def test_events_a_ruling_makes_impossible_fold_as_void_with_a_reason() -> None:
     m.rule(3, {"type": "void", "target_seq": 1, "reason": "the round was posted by mistake"})
     state = m.state(3)
     assert state.phase is Phase.WAITING
-    assert m.outcome(3, 2) == {"void": "no_step_open: no step is open (phase waiting)"}
+    assert m.outcome(3, 2) == {
+        "void": True,
+        "reason": "no_step_open: no step is open (phase waiting)",
+    }
 
 
 def test_adjust_score_counts_for_the_round_but_not_its_claim_points() -> None:
@@ -193,4 +196,5 @@ def test_adjust_score_counts_for_the_round_but_not_its_claim_points() -> None:
 def test_end_round_ruling_outside_a_round_is_void() -> None:
     m = Match()
     seq = m.rule(5, {"type": "end_round", "at": "2030-01-01T12:00:05Z", "reason": "oops"})
-    assert m.outcome(5, seq) == {"void": "no_round_in_progress: no round is in progress"}
+    reason = "no_round_in_progress: no round is in progress"
+    assert m.outcome(5, seq) == {"void": True, "reason": reason}

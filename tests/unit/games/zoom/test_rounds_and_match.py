@@ -173,3 +173,13 @@ def test_a_small_alphabet_still_gives_unique_targets() -> None:
     grid, targets = generate(99, 1, shape)
     board = Board.build(grid, targets)
     assert all(len(list(board.occurrences(label))) == 1 for label in targets)
+
+
+def test_the_last_round_stays_in_the_state_with_its_end_and_why(table: Table) -> None:
+    table.act(buzz("alpha", A="a1"), t=5, seat="alpha")  # wrong: alpha locked out of A
+    state = table.state(200)
+    assert state.phase is Phase.BETWEEN_ROUNDS
+    shown = table.game.view(state, Viewer(Role.SPECTATOR))["round"]
+    assert shown["in_progress"] is False and shown["end_reason"] == "round_clock"
+    assert shown["ended_at"] is not None and shown["number"] == 1
+    assert [lo["target"] for lo in shown["lockouts"]] == ["A"]
