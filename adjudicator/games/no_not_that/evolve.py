@@ -63,6 +63,7 @@ def _solved(state: NoNotThatState, fact: Fact) -> None:
     claim = checks.open_claim(state, _seat(state, fact))
     tokens = [str(token) for token in fact.payload["tokens"]]
     claim.tokens, claim.solved_seq, claim.solved_amendment = tokens, fact.seq, fact.amendment
+    claim.solved_at = fact.at
     flow.proceed(state, fact.at)
 
 

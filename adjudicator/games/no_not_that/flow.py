@@ -184,7 +184,7 @@ def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> 
     opponent = state.fixed.other(claim.seat)
     points = {claim.seat: 0, opponent: 0}
     if verdict == "correct":
-        claim.challenge_end = at + timedelta(seconds=state.config.step_seconds(_number(state)))
+        claim.challenge_end = challenge_end(state, claim, at)
     else:
         claim.settled = True
         if state.seats[claim.seat].ring_prompt:
@@ -194,6 +194,20 @@ def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> 
         _award(state, points)
     _record_solution(state, claim, points)
     return True
+
+
+def challenge_end(state: NoNotThatState, claim: PromptClaim, judged_at: datetime) -> datetime:
+    """The challenge window runs the round's step time from the solution's time (spec, "Exact
+    resolutions"). A solution stays sealed while the other claimant's solution window is open
+    (so it cannot be copied); the window is still measured from the solution's time, and if it
+    has run out by the reveal it closes then: the other claimant chose when to solve. A window
+    that needed the host's verdict on the prompt runs from that verdict (no deadline runs while
+    a claim awaits the host)."""
+    step = timedelta(seconds=state.config.step_seconds(_number(state)))
+    start = claim.solved_at or judged_at
+    if claim.host_verdict is not None:
+        start = judged_at
+    return max(start + step, judged_at)
 
 
 def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> bool:

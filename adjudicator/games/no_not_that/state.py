@@ -88,6 +88,7 @@ class PromptClaim:
     seq: int
     window_end: datetime | None = None
     tokens: list[str] | None = None
+    solved_at: datetime | None = None
     solved_seq: int | None = None
     solved_amendment: Mapping[str, Any] | None = None
     revealed_at: datetime | None = None

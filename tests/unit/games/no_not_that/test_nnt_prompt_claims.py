@@ -198,9 +198,21 @@ def test_a_sealed_solution_is_revealed_when_the_other_window_lapses() -> None:
     m.step(8, Alpha=("claim_prompt",), Beta=("claim_prompt",))
     m.do(9, "Alpha", "solve", tokens=["W", "H", "I", "Z"])
     claims = m.view(68, "Beta")["round"]["prompt_claims"]
-    assert claims[0]["solution"] == ["W", "H", "I", "Z"]
-    assert claims[0]["challenge_deadline"] == "2030-01-01T12:01:38.000000Z"
     assert claims[1]["verdict"] == "cancelled"
+    # measured from the solution (9 s + 30 s): run out by the reveal at 68 s, so it closes then
+    assert m.score(68) == {"Alpha": 3, "Beta": 0}
+
+
+def test_each_challenge_window_runs_from_its_own_solution_s_time() -> None:
+    m = started()
+    pool_whz(m)
+    m.step(8, Alpha=("claim_prompt",), Beta=("claim_prompt",))
+    m.do(9, "Alpha", "solve", tokens=["W", "H", "I", "Z"])
+    m.do(20, "Beta", "solve", tokens=["B", "A", "T"])  # reveals both; BAT is incorrect
+    claims = m.view(20, "Beta")["round"]["prompt_claims"]
+    assert claims[0]["solution"] == ["W", "H", "I", "Z"]
+    assert claims[0]["challenge_deadline"] == "2030-01-01T12:00:39.000000Z"  # 9 s + 30 s
+    assert m.score(39) == {"Alpha": 4, "Beta": 0}
 
 
 def test_unusable_tokens_are_an_incorrect_solution() -> None:
