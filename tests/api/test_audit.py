@@ -179,7 +179,22 @@ def test_a_changed_private_payload_fails_on_its_commitment_only(api: Api) -> Non
     assert failed == {"commitments": 2}  # the chain hashes a private payload via its commitment
 
 
-def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+def test_an_open_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+    api: Api,
+) -> None:
+    api.create()
+    service = api.client.app.state.service  # type: ignore[attr-defined]
+    text = export_text(service.store, api.match_id, reveal=False, exported_at=api.clock.now)
+
+    report = verify_text(text, GAMES)
+
+    checks = {c.name: c for c in report.checks}
+    assert checks["chain"].ok and checks["header"].ok
+    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
+    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
+
+
+def test_a_closed_record_withholding_a_private_payload_fails_on_that_commitment(
     api: Api,
 ) -> None:
     closed_zoom_match(api)
@@ -190,5 +205,7 @@ def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_ref
 
     checks = {c.name: c for c in report.checks}
     assert checks["chain"].ok and checks["header"].ok
-    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
-    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
+    commitments = checks["commitments"]
+    assert (commitments.ok, commitments.first_bad_seq) == (False, 2)
+    assert "seq 2: the match is closed, yet the payload and salt" in commitments.detail
+    assert not checks["refold"].ok and not report.ok
