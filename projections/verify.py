@@ -6,7 +6,8 @@ Four checks, each saying precisely what fails:
 * ``commitments`` — every revealed private payload + salt against its public commitment; a
   closed match's record withholding a private payload fails (its full export reveals them all);
 * ``header`` — the header's match id, event count, chain head, status (closed exactly when a
-  ``match.closed`` is recorded) and game and rules version (as ``match.created`` says);
+  ``match.closed`` is recorded), game, rules version and ``created_at`` (as ``match.created``
+  says);
 * ``refold`` — ``match.closed``, if recorded, is the one, last event; the events folded from the
   record's own setup with the game's current rules: ``game.result(state)`` must equal the result
   recorded in ``match.closed``. A record made under another rules version is named in the
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from adjudicator.kernel.canonical import verify_commitment
@@ -109,7 +111,8 @@ def commitment_check(events: Sequence[StoredEvent]) -> Check:
 
 
 def header_check(header: Header, events: Sequence[StoredEvent]) -> Check:
-    """The header's claims against the events: match id, count, chain head, status, game."""
+    """The header's claims against the events: match id, count, chain head, status, game,
+    rules version and creation time (only ``exported_at`` is the exporter's word alone)."""
     head = events[-1].hash if events else None
     if header.event_count != len(events):
         detail = f"header says {header.event_count} events, the record holds {len(events)}"
@@ -119,10 +122,10 @@ def header_check(header: Header, events: Sequence[StoredEvent]) -> Check:
     strangers = [e.seq for e in events if e.match_id != header.match_id]
     if strangers:
         return Check("header", False, "an event belongs to another match", strangers[0])
-    return _status_problem(header, events) or _game_problem(header, events) or HEADER_OK
+    return _status_problem(header, events) or _setup_problem(header, events) or HEADER_OK
 
 
-HEADER_OK = Check("header", True, "match id, event count, chain head, status and game agree")
+HEADER_OK = Check("header", True, "match id, count, chain head, status, game and creation agree")
 
 
 def _status_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None:
@@ -135,7 +138,7 @@ def _status_problem(header: Header, events: Sequence[StoredEvent]) -> Check | No
     return None
 
 
-def _game_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None:
+def _setup_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None:
     created = first_of(events, CREATED)
     if created is None or created.private_to is not None:
         return None  # the refold check says the setup is missing
@@ -145,6 +148,9 @@ def _game_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None
             f"header says {header.game} {header.rules_version}, match.created (seq"
             f" {created.seq}) says {said[0]} {said[1]}"
         )
+        return Check("header", False, detail, created.seq)
+    if datetime.fromisoformat(header.created_at.upper()) != created.occurred_at:
+        detail = f"header created_at is not when match.created (seq {created.seq}) occurred"
         return Check("header", False, detail, created.seq)
     return None
 
