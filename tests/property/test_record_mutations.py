@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -37,14 +36,15 @@ values = st.one_of(
 )
 
 
-@dataclass(frozen=True)
 class Mutation:
     """A mutated record, whether it differs in a field verification must catch, and what was
     done (its repr: the record itself is too long to print)."""
 
-    text: str = field(repr=False)
-    checked: bool
-    what: str
+    def __init__(self, text: str, checked: bool, what: str) -> None:
+        self.text, self.checked, self.what = text, checked, what
+
+    def __repr__(self) -> str:
+        return f"Mutation({self.what}, checked={self.checked})"
 
 
 def same(a: Any, b: Any) -> bool:
