@@ -55,23 +55,25 @@ class RecordFormatError(ValueError):
         self.line = line
 
 
-def _instant(text: str, form: re.Pattern[str], name: str) -> datetime:
+def _instant(text: str, form: re.Pattern[str], name: str, shifted: bool) -> datetime:
     if not isinstance(text, str) or form.fullmatch(text) is None:
         raise PydanticCustomError("time_format", f"Input should be {name}")
     try:
         moment = datetime.fromisoformat(text.upper())
-        iso(moment)  # the UTC form must exist (years 1..9999 once shifted to UTC)
+        if shifted:
+            iso(moment)  # the UTC form must exist (years 1..9999 once shifted to UTC)
     except (ValueError, OverflowError) as error:
         raise PydanticCustomError("time_range", f"Input is not a valid time ({error})") from None
     return moment
 
 
 def _canonical(value: Any) -> datetime:
-    return _instant(value, _CANONICAL_TIME, "a UTC time in the form 2026-03-01T18:00:02.000000Z")
+    form = "a UTC time in the form 2026-03-01T18:00:02.000000Z"
+    return _instant(value, _CANONICAL_TIME, form, shifted=False)
 
 
 def _rfc3339(value: Any) -> str:
-    _instant(value, _RFC3339, "an RFC 3339 time with a time zone")
+    _instant(value, _RFC3339, "an RFC 3339 time with a time zone", shifted=True)
     return str(value)
 
 
@@ -268,7 +270,7 @@ def _first_error(error: ValidationError) -> str:
 
 def _object(number: int, line: str) -> dict[str, Any]:
     try:
-        data = json.loads(line, parse_constant=_no_constant, parse_float=_finite)
+        data = _DECODER.decode(line)
     except json.JSONDecodeError as error:
         raise RecordFormatError(number, f"not JSON ({error.msg})") from None
     except (ValueError, RecursionError) as error:
@@ -289,6 +291,9 @@ def _finite(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{text} is out of range for a number")
     return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
 
 def _is_utf8(data: dict[str, Any]) -> bool:
