@@ -64,11 +64,23 @@ def verify_stored(store: EventStore, games: Mapping[str, Game[Any]], match_id: s
 
 def verify_text(text: str, games: Mapping[str, Game[Any]]) -> VerifyReport:
     """Verify a record file's text offline; an unreadable file fails a ``format`` check."""
+    return parse_and_verify(text, games)[1]
+
+
+def parse_and_verify(
+    text: str, games: Mapping[str, Game[Any]]
+) -> tuple[Record | None, VerifyReport]:
+    """The parsed record (None when malformed) and its report: parsed once, checked once."""
     try:
         record = loads(text)
     except RecordFormatError as error:
-        return VerifyReport("", (Check("format", False, str(error), max(error.line - 1, 1)),))
-    return verify_parsed(record, games)
+        return None, VerifyReport("", (format_failure(error),))
+    return record, verify_parsed(record, games)
+
+
+def format_failure(error: RecordFormatError) -> Check:
+    """The one failing check of a malformed record; its seq is the line's (header: line 1)."""
+    return Check("format", False, str(error), max(error.line - 1, 1))
 
 
 def verify_parsed(record: Record, games: Mapping[str, Game[Any]]) -> VerifyReport:
@@ -78,13 +90,19 @@ def verify_parsed(record: Record, games: Mapping[str, Game[Any]]) -> VerifyRepor
 def import_text(store: EventStore, games: Mapping[str, Game[Any]], text: str) -> Imported:
     """Verify a record, then store it as the same match with fresh tokens.
 
-    Raises RecordInvalid (with the report) when anything fails, MatchExists when the match id is
-    taken here. Nothing is recorded unless everything succeeds.
+    Raises RecordInvalid (with the report) when anything fails or the record holds a NUL
+    character (PostgreSQL stores none), MatchExists when the match id is taken here. Nothing is
+    recorded unless everything succeeds.
     """
-    report = verify_text(text, games)
-    if not report.ok:
+    record, report = parse_and_verify(text, games)
+    if record is None or not report.ok:
         raise RecordInvalid(report.as_json())
-    record = loads(text)
+    nul = _first_nul(record) if "\\u0000" in text else None
+    if nul is not None:
+        detail = f"seq {nul}: a NUL character (\\u0000) cannot be stored"
+        raise RecordInvalid(
+            VerifyReport(report.match_id, (Check("format", False, detail, nul),)).as_json()
+        )
     recorded = setup_from_events(record.events)
     closed = first_of(record.events, CLOSED)
     match = MatchRecord(
@@ -100,6 +118,22 @@ def import_text(store: EventStore, games: Mapping[str, Game[Any]], text: str) ->
     tokens, token_records = issue_match_tokens(recorded.setup.seats)
     store.import_match(match, token_records, record.events)
     return Imported(match, tokens, report)
+
+
+def _first_nul(record: Record) -> int | None:
+    """The seq of the first event whose payload holds a NUL character, if any (the envelope's
+    other strings are patterns that admit none)."""
+    return next((e.seq for e in record.events if _holds_nul(e.payload)), None)
+
+
+def _holds_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 def existing(store: EventStore, match_id: str) -> MatchRecord:

@@ -7,21 +7,45 @@ status, when it was created and exported, how many events follow and the hash of
 came from) appears only on the envelopes that have one. A private payload the exporter may not
 show is written as ``null`` with no salt; its commitment stays, so the chain still verifies.
 
+Parsing is strict (pydantic, strict mode, unknown fields refused): a line passes only in the
+exact form an exporter writes, so no other spelling of a hashed or committed value slips through
+with the same hash. Envelope times are the canonical UTC form the hashes are computed over
+(``2026-03-01T18:00:02.000000Z``); header times, which no hash covers, may be any RFC 3339 time
+with a zone. A malformed line raises :class:`RecordFormatError` naming the line and the field.
+
 Pure: writing and parsing only, no store access.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from adjudicator.kernel.canonical import iso
 from events.envelope import GENESIS_HASH, StoredEvent
 
 FORMAT = "adjudicator-match/1"
+
+_CANONICAL_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
+_RFC3339 = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 class RecordFormatError(ValueError):
@@ -32,20 +56,123 @@ class RecordFormatError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class Header:
-    match_id: str
-    game: str
-    rules_version: str
-    status: str
-    created_at: str
-    exported_at: str
-    event_count: int
-    chain_head: str
-    format: str = FORMAT
+def _instant(text: str, form: re.Pattern[str], name: str, shifted: bool) -> datetime:
+    if not isinstance(text, str) or form.fullmatch(text) is None:
+        raise PydanticCustomError("time_format", f"Input should be {name}")
+    try:
+        moment = datetime.fromisoformat(text.upper())
+        if shifted:
+            iso(moment)  # the UTC form must exist (years 1..9999 once shifted to UTC)
+    except (ValueError, OverflowError) as error:
+        raise PydanticCustomError("time_range", f"Input is not a valid time ({error})") from None
+    return moment
+
+
+def _canonical(value: Any) -> datetime:
+    form = "a UTC time in the form 2026-03-01T18:00:02.000000Z"
+    return _instant(value, _CANONICAL_TIME, form, shifted=False)
+
+
+def _rfc3339(value: Any) -> str:
+    _instant(value, _RFC3339, "an RFC 3339 time with a time zone", shifted=True)
+    return str(value)
+
+
+Hex64 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+Salt = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]  # secrets.token_hex(16)
+MatchId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$")]
+Name = Annotated[str, StringConstraints(pattern=r"^[!-~]{1,128}$")]  # printable ASCII, no space
+Short = Annotated[str, StringConstraints(pattern=r"^[!-~]{1,64}$")]
+Seat = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]  # as api SeatName
+Key = Annotated[str, StringConstraints(pattern=r"^[^\x00-\x1f\x7f]{0,255}$")]
+CanonicalTime = Annotated[datetime, PlainValidator(_canonical)]
+Rfc3339Time = Annotated[str, PlainValidator(_rfc3339)]
+STRICT = ConfigDict(strict=True, frozen=True, extra="forbid")
+M = TypeVar("M", bound=BaseModel)
+
+
+class Header(BaseModel):
+    """The first line of a record."""
+
+    model_config = STRICT
+
+    format: Literal["adjudicator-match/1"] = "adjudicator-match/1"
+    match_id: MatchId
+    game: Short
+    rules_version: Short
+    status: Literal["open", "closed"]
+    created_at: Rfc3339Time
+    exported_at: Rfc3339Time
+    event_count: Annotated[int, Field(ge=0)]
+    chain_head: Hex64
 
     def as_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return self.model_dump()
+
+
+class Envelope(BaseModel):
+    """One envelope line: a public event shows its payload and has no salt or commitment; a
+    private one has a commitment and shows payload and salt together or withholds both."""
+
+    model_config = STRICT
+
+    match_id: MatchId
+    seq: Annotated[int, Field(ge=1)]
+    type: Name
+    actor: Name
+    occurred_at: CanonicalTime
+    recorded_at: CanonicalTime
+    payload: dict[str, Any] | None
+    private_to: list[Seat] | None
+    salt: Salt | None
+    commitment: Hex64 | None
+    idempotency_key: Key | None
+    prev_hash: Hex64
+    hash: Hex64
+    source: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _disclosure(self) -> Envelope:
+        problem = _disclosure_problem(self)
+        if problem:
+            raise PydanticCustomError("disclosure", problem)
+        return self
+
+    def stored(self) -> StoredEvent:
+        private_to = self.private_to
+        return StoredEvent(
+            match_id=self.match_id,
+            seq=self.seq,
+            position=0,
+            type=self.type,
+            actor=self.actor,
+            occurred_at=self.occurred_at,
+            recorded_at=self.recorded_at,
+            payload={} if self.payload is None else self.payload,
+            private_to=None if private_to is None else tuple(private_to),
+            salt=self.salt,
+            commitment=self.commitment,
+            idempotency_key=self.idempotency_key,
+            prev_hash=self.prev_hash,
+            hash=self.hash,
+            source=self.source,
+        )
+
+
+def _disclosure_problem(line: Envelope) -> str:
+    if line.private_to is None:
+        if line.payload is None:
+            return "payload: a public event's payload is never withheld"
+        if line.salt is not None or line.commitment is not None:
+            return "salt: a public event has no salt or commitment"
+        return ""
+    if line.commitment is None:
+        return "commitment: a private event carries a commitment"
+    if line.payload is not None and line.salt is None:
+        return "salt: a revealed private payload needs its salt to be checked"
+    if line.payload is None and line.salt is not None:
+        return "payload: withheld, yet its salt is shown"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -67,15 +194,17 @@ def make_header(
     exported_at: datetime,
     events: Sequence[StoredEvent],
 ) -> Header:
-    return Header(
-        match_id=match_id,
-        game=game,
-        rules_version=rules_version,
-        status=status,
-        created_at=iso(created_at),
-        exported_at=iso(exported_at),
-        event_count=len(events),
-        chain_head=events[-1].hash if events else GENESIS_HASH,
+    return Header.model_validate(
+        {
+            "match_id": match_id,
+            "game": game,
+            "rules_version": rules_version,
+            "status": status,
+            "created_at": iso(created_at),
+            "exported_at": iso(exported_at),
+            "event_count": len(events),
+            "chain_head": events[-1].hash if events else GENESIS_HASH,
+        }
     )
 
 
@@ -116,68 +245,66 @@ def loads(text: str) -> Record:
     header = _header(*rows[0])
     events, withheld = [], set()
     for number, line in rows[1:]:
-        event, hidden = _event(number, line)
-        events.append(event)
-        if hidden:
-            withheld.add(event.seq)
+        envelope = _validated(Envelope, number, line)
+        events.append(envelope.stored())
+        if envelope.payload is None:
+            withheld.add(envelope.seq)
     return Record(header, events, frozenset(withheld))
-
-
-def _object(number: int, line: str) -> dict[str, Any]:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise RecordFormatError(number, f"not JSON ({error.msg})") from None
-    if not isinstance(data, dict):
-        raise RecordFormatError(number, "each line is a JSON object")
-    return data
 
 
 def _header(number: int, line: str) -> Header:
     data = _object(number, line)
     if data.get("format") != FORMAT:
         raise RecordFormatError(number, f"the first line is a header with format {FORMAT!r}")
+    return _validated(Header, number, data)
+
+
+def _validated(model: type[M], number: int, line: str | dict[str, Any]) -> M:
+    data = _object(number, line) if isinstance(line, str) else line
     try:
-        return Header(**data)
-    except TypeError as error:
-        raise RecordFormatError(number, f"bad header: {error}") from None
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise RecordFormatError(number, _first_error(error)) from None
 
 
-def _event(number: int, line: str) -> tuple[StoredEvent, bool]:
-    data = _object(number, line)
+def _first_error(error: ValidationError) -> str:
+    first = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"])
+    more = error.error_count() - 1
+    return (f"{where}: " if where else "") + first["msg"] + (f" (+{more} more)" if more else "")
+
+
+def _object(number: int, line: str) -> dict[str, Any]:
     try:
-        private_to = data["private_to"]
-        payload = data["payload"]
-        event = StoredEvent(
-            match_id=str(data["match_id"]),
-            seq=int(data["seq"]),
-            position=0,
-            type=str(data["type"]),
-            actor=str(data["actor"]),
-            occurred_at=_instant(data["occurred_at"]),
-            recorded_at=_instant(data["recorded_at"]),
-            payload={} if payload is None else dict(payload),
-            private_to=None if private_to is None else tuple(str(s) for s in private_to),
-            salt=data["salt"],
-            commitment=data["commitment"],
-            idempotency_key=data["idempotency_key"],
-            prev_hash=str(data["prev_hash"]),
-            hash=str(data["hash"]),
-            source=_source(data.get("source")),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise RecordFormatError(number, f"bad envelope: {error!r}") from None
-    return event, payload is None
+        data = _DECODER.decode(line)
+    except json.JSONDecodeError as error:
+        raise RecordFormatError(number, f"not JSON ({error.msg})") from None
+    except (ValueError, RecursionError) as error:
+        raise RecordFormatError(number, f"not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise RecordFormatError(number, "each line is a JSON object")
+    if ("\\ud" in line or "\\uD" in line) and not _is_utf8(data):
+        raise RecordFormatError(number, "not JSON text (a lone surrogate \\udxxx)")
+    return data
 
 
-def _source(value: Any) -> dict[str, Any] | None:
-    if value is not None and not isinstance(value, dict):
-        raise ValueError("source is a JSON object or absent")
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range for a number")
     return value
 
 
-def _instant(text: Any) -> datetime:
-    moment = datetime.fromisoformat(str(text))
-    if moment.tzinfo is None:
-        raise ValueError("an instant without a time zone")
-    return moment
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def _is_utf8(data: dict[str, Any]) -> bool:
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -7,6 +7,7 @@ cannot be re-folded, and says so).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from adjudicator.kernel.decider import Setup
 from events import StoredEvent
 
 CREATED, SEEDED, CLOSED = "match.created", "match.seeded", "match.closed"
+SEAT = re.compile(r"[A-Za-z0-9_-]{1,32}")  # as the API admits a seat name
 
 
 class SetupMissing(ValueError):
@@ -35,13 +37,15 @@ def first_of(events: Sequence[StoredEvent], type: str) -> StoredEvent | None:
 def setup_from_events(
     events: Sequence[StoredEvent], withheld: Collection[int] = ()
 ) -> RecordedSetup:
-    """The setup recorded in ``events``; ``withheld``: seqs whose payload is not known."""
+    """The setup recorded in ``events``; ``withheld``: seqs whose payload is not known.
+    Raises SetupMissing when it is absent, withheld or not in the shape the service writes."""
     created, seeded = first_of(events, CREATED), first_of(events, SEEDED)
     if created is None or created.seq in withheld:
         raise SetupMissing("the record has no readable match.created event")
     if seeded is not None and seeded.seq in withheld:
         raise SetupMissing("the seed (match.seeded) is withheld from this record")
     data: dict[str, Any] = created.payload
+    _check_created(data, created.seq)
     seats = data["seats"]
     setup = Setup(
         match_id=created.match_id,
@@ -51,7 +55,27 @@ def setup_from_events(
         seed=None if seeded is None else seeded.payload.get("seed"),
         created_at=created.occurred_at,
     )
-    return RecordedSetup(str(data["game"]), str(data["rules_version"]), setup)
+    return RecordedSetup(data["game"], data["rules_version"], setup)
+
+
+def _check_created(data: dict[str, Any], seq: int) -> None:
+    seats = data.get("seats")
+    if not (
+        isinstance(seats, list)
+        and len(seats) == 2
+        and seats[0] != seats[1]
+        and all(_is_seat(s) for s in seats)
+    ):
+        raise SetupMissing(f"match.created (seq {seq}) does not name two different seats")
+    for field in ("game", "rules_version"):
+        if not isinstance(data.get(field), str):
+            raise SetupMissing(f"match.created (seq {seq}) has no {field} string")
+    if not isinstance(data.get("config", {}), dict):
+        raise SetupMissing(f"match.created (seq {seq}) has a config that is not an object")
+
+
+def _is_seat(value: object) -> bool:
+    return isinstance(value, str) and SEAT.fullmatch(value) is not None
 
 
 def setup_row(recorded: RecordedSetup) -> dict[str, Any]:

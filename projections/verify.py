@@ -3,17 +3,22 @@
 Four checks, each saying precisely what fails:
 
 * ``chain`` — seq 1..n, ``prev_hash`` links and every envelope hash (events.verify_chain);
-* ``commitments`` — every revealed private payload + salt against its public commitment;
-* ``header`` — the header's match id, event count and chain head against the events;
-* ``refold`` — the events folded from the record's own setup with the game's current rules:
-  ``game.result(state)`` must equal the result recorded in ``match.closed``. A record made under
-  another rules version is named in the check's detail, so a changed result is never silent.
+* ``commitments`` — every revealed private payload + salt against its public commitment; a
+  closed match's record withholding a private payload fails (its full export reveals them all);
+* ``header`` — the header's match id, event count, chain head, status (closed exactly when a
+  ``match.closed`` is recorded), game, rules version and ``created_at`` (as ``match.created``
+  says);
+* ``refold`` — ``match.closed``, if recorded, is the one, last event; the events folded from the
+  record's own setup with the game's current rules: ``game.result(state)`` must equal the result
+  recorded in ``match.closed``. A record made under another rules version is named in the
+  check's detail, so a changed result is never silent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from adjudicator.kernel.canonical import verify_commitment
@@ -22,7 +27,7 @@ from adjudicator.kernel.fold import fold
 from events import StoredEvent, verify_chain
 from events.record import Header
 from projections.facts import to_facts
-from projections.record import CLOSED, SetupMissing, first_of, setup_from_events
+from projections.record import CLOSED, CREATED, SetupMissing, first_of, setup_from_events
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,8 @@ def chain_check(events: Sequence[StoredEvent]) -> Check:
 
 
 def commitment_check(events: Sequence[StoredEvent]) -> Check:
+    """Every revealed payload + salt against its commitment; in a closed match's record every
+    private event must be revealed (the full export shows them), so a withheld one fails."""
     revealed = [e for e in events if e.salt is not None]
     for event in revealed:
         if event.commitment is None or not verify_commitment(
@@ -92,12 +99,20 @@ def commitment_check(events: Sequence[StoredEvent]) -> Check:
         ):
             detail = f"seq {event.seq}: commitment does not match the revealed payload and salt"
             return Check("commitments", False, detail, event.seq)
-    withheld = sum(1 for e in events if e.private_to is not None and e.salt is None)
+    withheld = [e.seq for e in events if e.private_to is not None and e.salt is None]
+    if withheld and first_of(events, CLOSED) is not None:
+        detail = (
+            f"seq {withheld[0]}: the match is closed, yet the payload and salt of this private"
+            f" event are withheld ({len(withheld)} withheld), so its commitment cannot be checked"
+        )
+        return Check("commitments", False, detail, withheld[0])
     detail = f"{len(revealed)} revealed commitments match"
-    return Check("commitments", True, detail + (f", {withheld} withheld" if withheld else ""))
+    return Check("commitments", True, detail + (f", {len(withheld)} withheld" if withheld else ""))
 
 
 def header_check(header: Header, events: Sequence[StoredEvent]) -> Check:
+    """The header's claims against the events: match id, count, chain head, status, game,
+    rules version and creation time (only ``exported_at`` is the exporter's word alone)."""
     head = events[-1].hash if events else None
     if header.event_count != len(events):
         detail = f"header says {header.event_count} events, the record holds {len(events)}"
@@ -107,12 +122,47 @@ def header_check(header: Header, events: Sequence[StoredEvent]) -> Check:
     strangers = [e.seq for e in events if e.match_id != header.match_id]
     if strangers:
         return Check("header", False, "an event belongs to another match", strangers[0])
-    return Check("header", True, "match id, event count and chain head agree")
+    return _status_problem(header, events) or _setup_problem(header, events) or HEADER_OK
+
+
+HEADER_OK = Check("header", True, "match id, count, chain head, status, game and creation agree")
+
+
+def _status_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None:
+    closed = first_of(events, CLOSED)
+    if header.status == "closed" and closed is None:
+        return Check("header", False, "header says closed, but no match.closed event is recorded")
+    if header.status != "closed" and closed is not None:
+        detail = f"header says {header.status}, but seq {closed.seq} is match.closed"
+        return Check("header", False, detail, closed.seq)
+    return None
+
+
+def _setup_problem(header: Header, events: Sequence[StoredEvent]) -> Check | None:
+    created = first_of(events, CREATED)
+    if created is None or created.private_to is not None:
+        return None  # the refold check says the setup is missing
+    said = (created.payload.get("game"), created.payload.get("rules_version"))
+    if said != (header.game, header.rules_version):
+        detail = (
+            f"header says {header.game} {header.rules_version}, match.created (seq"
+            f" {created.seq}) says {said[0]} {said[1]}"
+        )
+        return Check("header", False, detail, created.seq)
+    if datetime.fromisoformat(header.created_at.upper()) != created.occurred_at:
+        detail = f"header created_at is not when match.created (seq {created.seq}) occurred"
+        return Check("header", False, detail, created.seq)
+    return None
 
 
 def refold_check(
     events: Sequence[StoredEvent], games: Mapping[str, Game[Any]], withheld: Collection[int]
 ) -> Check:
+    """Re-fold the events with the game's current rules; ``match.closed``, if any, must be the
+    last event, and the result it records must be the one folded."""
+    closing = close_problem(events)
+    if closing is not None:
+        return closing
     try:
         recorded = setup_from_events(events, withheld)
     except SetupMissing as missing:
@@ -127,6 +177,20 @@ def refold_check(
         return _compare(game, recorded.rules_version, recorded.setup, events)
     except Exception as error:  # a record from elsewhere may hold anything: report, never crash
         return Check("refold", False, f"the fold failed: {error!r}")
+
+
+def close_problem(events: Sequence[StoredEvent]) -> Check | None:
+    """A failing refold check when ``match.closed`` is not the one, last event (else None)."""
+    closes = [i for i, e in enumerate(events) if e.type == CLOSED]
+    if len(closes) > 1:
+        first, second = events[closes[0]].seq, events[closes[1]].seq
+        detail = f"seq {second}: a second match.closed (the match closed at seq {first})"
+        return Check("refold", False, detail, second)
+    if closes and closes[0] != len(events) - 1:
+        closed, after = events[closes[0]].seq, events[closes[0] + 1].seq
+        detail = f"seq {after}: an event recorded after match.closed (seq {closed})"
+        return Check("refold", False, detail, after)
+    return None
 
 
 def _compare(game: Game[Any], version: str, setup: Any, events: Sequence[StoredEvent]) -> Check:

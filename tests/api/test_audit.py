@@ -4,10 +4,12 @@ verifies and re-imports into a fresh instance as the very same match."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from adjudicator.registry import GAMES
@@ -15,6 +17,7 @@ from api.audit import export_text, verify_text
 from api.demo import ZoomScript
 from events.migrate import upgrade
 from tests.api.conftest import OPERATOR, Api, make_app
+from tests.unit.audit.records import HIDDEN, ZOOM, edited, events_of, rechained
 
 NDJSON = {"content-type": "application/x-ndjson"}
 
@@ -179,7 +182,22 @@ def test_a_changed_private_payload_fails_on_its_commitment_only(api: Api) -> Non
     assert failed == {"commitments": 2}  # the chain hashes a private payload via its commitment
 
 
-def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+def test_an_open_record_without_its_private_payloads_verifies_its_chain_but_cannot_refold(
+    api: Api,
+) -> None:
+    api.create()
+    service = api.client.app.state.service  # type: ignore[attr-defined]
+    text = export_text(service.store, api.match_id, reveal=False, exported_at=api.clock.now)
+
+    report = verify_text(text, GAMES)
+
+    checks = {c.name: c for c in report.checks}
+    assert checks["chain"].ok and checks["header"].ok
+    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
+    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
+
+
+def test_a_closed_record_withholding_a_private_payload_fails_on_that_commitment(
     api: Api,
 ) -> None:
     closed_zoom_match(api)
@@ -190,5 +208,49 @@ def test_a_record_without_its_private_payloads_verifies_its_chain_but_cannot_ref
 
     checks = {c.name: c for c in report.checks}
     assert checks["chain"].ok and checks["header"].ok
-    assert checks["commitments"].ok and "1 withheld" in checks["commitments"].detail
-    assert not checks["refold"].ok and "withheld" in checks["refold"].detail
+    commitments = checks["commitments"]
+    assert (commitments.ok, commitments.first_bad_seq) == (False, 2)
+    assert "seq 2: the match is closed, yet the payload and salt" in commitments.detail
+    assert not checks["refold"].ok and not report.ok
+
+
+MALFORMED = [
+    ("salt is a number", edited(HIDDEN, 5, "salt", 12345), "line 5: salt:"),
+    ("salt withheld", edited(HIDDEN, 5, "salt", None), "line 5: salt:"),
+    ("seq is a string", edited(ZOOM, 2, "seq", "1"), "line 2: seq:"),
+    ("time without zone", edited(ZOOM, 4, "occurred_at", "2026-03-01T15:00:30"), "line 4:"),
+    ("not an object", "[1, 2]\n", "line 1: each line is a JSON object"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED]
+)
+def test_a_malformed_import_is_refused_with_the_line_and_field(
+    api: Api, text: str, expected: str
+) -> None:
+    refused = post_import(api.client, text)
+
+    assert (refused.status_code, refused.json()["code"]) == (422, "record_invalid")
+    (check,) = refused.json()["details"]["checks"]
+    assert check["name"] == "format" and check["detail"].startswith(expected)
+    assert api.client.get("/matches").json() == []
+
+
+def test_an_import_holding_a_nul_character_is_refused(api: Api) -> None:
+    *played, closed = events_of(HIDDEN)
+    note = replace(played[-1], type="ruling.note", actor="host", payload={"reason": "a\x00b"})
+    text = rechained(HIDDEN, [*played, note, closed])
+    assert verify_text(text, GAMES).ok  # a remark changes nothing: the record itself verifies
+
+    refused = post_import(api.client, text)
+
+    assert (refused.status_code, refused.json()["code"]) == (422, "record_invalid")
+    check = refused.json()["details"]["checks"][0]
+    assert check["detail"] == f"seq {len(played) + 1}: a NUL character (\\u0000) cannot be stored"
+    assert api.client.get("/matches").json() == []
+
+
+def test_a_golden_record_imports(api: Api) -> None:
+    answer = post_import(api.client, HIDDEN.read_text(encoding="utf-8"))
+    assert answer.status_code == 201, answer.text

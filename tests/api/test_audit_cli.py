@@ -10,6 +10,7 @@ from api.cli import main
 from events.migrate import upgrade
 from tests.api.conftest import Api
 from tests.api.test_audit import closed_zoom_match, first_buzz_seq, tamper_one_byte
+from tests.unit.audit.records import HIDDEN, edited
 
 
 def exported(api: Api, database_url: str, tmp_path: Path) -> Path:
@@ -76,3 +77,22 @@ def test_import_stores_the_file_once_in_another_database(
     again = tmp_path / "again.jsonl"
     assert main(["export", api.match_id, "--database-url", elsewhere, "-o", str(again)]) == 0
     assert again.read_text().splitlines()[1:] == file.read_text().splitlines()[1:]
+
+
+def test_a_file_whose_salt_is_a_number_fails_its_format_instead_of_crashing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "salted.jsonl"
+    file.write_text(edited(HIDDEN, 5, "salt", 12345), encoding="utf-8")
+
+    assert main(["verify", str(file)]) == 1
+
+    printed = capsys.readouterr().out
+    assert "FAIL format: line 5: salt: Input should be a valid string" in printed
+    assert "NOT verified (first bad seq: 4)" in printed
+
+
+def test_a_file_that_is_not_utf8_is_unreadable(tmp_path: Path) -> None:
+    file = tmp_path / "binary.jsonl"
+    file.write_bytes(b"\xff\xfe\x00garbage")
+    assert main(["verify", str(file)]) == 2
