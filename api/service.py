@@ -440,6 +440,21 @@ class MatchService:
             to_seq = min(after_seq + limit, to_seq or after_seq + limit)
         return self.store.read(match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq)
 
+    def result_of(self, match: MatchRecord) -> dict[str, Any] | None:
+        """The match's result as folded now (None while it is being played)."""
+        game = self.game(match.game)
+        running = self.live.current(game, match)
+        return game.result(
+            self.state_at(match, running, max(self.clock(), running.horizon or self.clock()))
+        )
+
+    @staticmethod
+    def status_of(match: MatchRecord, result: dict[str, Any] | None) -> str:
+        """``closed``; ``finished`` (a result, not closed yet); or ``open``."""
+        if match.status == "closed":
+            return "closed"
+        return "finished" if result is not None else "open"
+
     @staticmethod
     def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:
         """Who reads: a match's own token as its role, the operator as an auditor (everything

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Response
 
@@ -17,6 +17,7 @@ from api.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime,
 from api.service import Acted
 from api.strictjson import StrictJsonRoute
 from events import MatchRecord
+from events.records import MatchStatus
 from projections.timetravel import diff, match_timeline, rulings_recorded
 from projections.views import Known, event_view, state_view
 
@@ -29,12 +30,15 @@ DEFAULT_PAGE = 1000
 MAX_PAGE = 5000
 
 
-def _summary(match: MatchRecord) -> dict[str, Any]:
+def _summary(service: Service, match: MatchRecord) -> dict[str, Any]:
+    result = service.result_of(match)
     return {
         "match_id": match.match_id,
         "game": match.game,
         "rules_version": match.rules_version,
-        "status": match.status,
+        "status": service.status_of(match, result),
+        "result": result,
+        "winner": None if result is None else result.get("winner"),
         "created_at": iso(match.created_at),
         "seats": match.setup["seats"],
         "advantage": match.setup.get("advantage"),
@@ -61,15 +65,23 @@ def create_match(service: Service, request: schemas.CreateMatch) -> schemas.Matc
 def list_matches(
     service: Service,
     game: str | None = None,
+    status: Annotated[
+        Literal["open", "finished", "closed"] | None,
+        Query(description="open: being played; finished: has a result, not closed yet; closed"),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
 ) -> list[dict[str, Any]]:
-    return [_summary(m) for m in service.store.list_matches(game, None, limit, offset)]
+    """Matches, newest first, with their status, result and winner; filter by game and status
+    (``limit`` and ``offset`` page the stored matches before an open/finished filter)."""
+    stored: MatchStatus | None = "closed" if status == "closed" else ("open" if status else None)
+    found = [_summary(service, m) for m in service.store.list_matches(game, stored, limit, offset)]
+    return [m for m in found if status is None or m["status"] == status]
 
 
 @router.get("/matches/{match_id}")
 def get_match(service: Service, match_id: str) -> dict[str, Any]:
-    return _summary(service.match(match_id))
+    return _summary(service, service.match(match_id))
 
 
 def _acted(acted: Acted, service: Service, match: MatchRecord, grant: Any) -> dict[str, Any]:

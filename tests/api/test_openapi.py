@@ -57,3 +57,20 @@ def _one_round() -> dict[str, object]:
     prompt = {"kind": "word", "length": 4, "vowels": 1, "free_letters": "AEIOU"}
     texts = {"prompt_text": "a word", "category_text": "consonants"}
     return {"rounds": [{**texts, "category": rule, "prompt": prompt}]}
+
+
+def test_the_match_list_shows_status_result_and_winner_and_filters(api: Api) -> None:
+    api.create(game="zombego", seats=["white", "black"], config={"board": 3})
+    zombego, zombego_host = api.match_id, api.token("host")
+    api.rule({"type": "declare_result", "winner": "black", "reason": "forfeit"})
+    api.create(config={"rounds": 2})
+    listed = {m["match_id"]: m for m in api.client.get("/matches").json()}
+    assert listed[zombego]["status"] == "finished"
+    assert listed[zombego]["winner"] == "black"
+    assert listed[api.match_id]["status"] == "open" and listed[api.match_id]["result"] is None
+    finished = api.client.get("/matches", params={"status": "finished"}).json()
+    assert [m["match_id"] for m in finished] == [zombego]
+    zooms = api.client.get("/matches", params={"game": "zoom", "status": "open"}).json()
+    assert [m["match_id"] for m in zooms] == [api.match_id]
+    api.client.post(f"/matches/{zombego}/close", headers=api.auth(zombego_host))
+    assert api.client.get(f"/matches/{zombego}").json()["status"] == "closed"
