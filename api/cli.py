@@ -172,13 +172,12 @@ def _db_parsers(sub: Any) -> None:
 
 
 def _demo_parser(sub: Any) -> None:
-    from api.demo_run import GAMES
+    from api.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
 
     show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
     show.add_argument("--game", choices=GAMES, default="zoom")
-    show.add_argument(
-        "--rounds", type=at_least(1), help="Zoom 1-50 (default 11), No, Not That! 1-64 (16)"
-    )
+    limits = ", ".join(f"{g} 1-{max_rounds(g)} (default {n})" for g, n in DEFAULT_ROUNDS.items())
+    show.add_argument("--rounds", type=at_least(1), help=f"{limits}; zombego has no rounds")
     show.add_argument("--seed", type=at_least(0, 2**63 - 1), default=2026, help="default 2026")
     show.add_argument("--database-url", help="default: a temporary SQLite file")
     show.add_argument(
@@ -259,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.parser.error(problem)
     try:
         code: int = args.func(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2
     except Exception as error:  # a CLI answers every failure with one line, never a traceback
         print(f"error: {one_line(error)}", file=sys.stderr)
         return 2

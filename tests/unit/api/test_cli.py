@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 from uuid import uuid4
 
@@ -172,3 +173,14 @@ def test_the_demo_of_no_not_that_honours_its_seed() -> None:
     assert seeded == kind_order(16, seed=5)
     assert any(kind_order(16, seed=s) != seeded for s in range(6, 10))
     assert all(sorted(seeded[i : i + 4]) == [0, 1, 2, 3] for i in range(0, 16, 4))
+
+
+def test_dev_help_lists_its_own_tasks_and_every_cli_command() -> None:
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        ["bash", str(root / "dev"), "help"], capture_output=True, text=True, timeout=120, check=True
+    )
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    assert any(line.startswith("test ") for line in lines)
+    for name, text in commands(parser()):
+        assert [line for line in lines if re.split(r"\s{2,}", line) == [name, text]], name
