@@ -85,7 +85,7 @@ def _zoom(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
     script = ZoomScript(client, operator, o.seed, rounds)
     table = result_table(script.play())
     return Played(
-        script.match_id, script.tokens, f"Zoom demo: {rounds} rounds, seed {o.seed}\n{table}"
+        script.match_id, script.tokens, f"Zoom demo: {rounds} round(s), seed {o.seed}\n{table}"
     )
 
 
@@ -95,7 +95,7 @@ def _nnt(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
     rounds = o.rounds or DEFAULT_ROUNDS["no_not_that"]
     script = NntScript(client, operator, rounds, seed=o.seed)
     table = result_table(script.play())
-    text = f"No, Not That! demo: {rounds} rounds, seed {o.seed}\n{table}"
+    text = f"No, Not That! demo: {rounds} round(s), seed {o.seed}\n{table}"
     return Played(script.match_id, script.tokens, text)
 
 
