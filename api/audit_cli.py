@@ -43,21 +43,25 @@ def write_out(text: str, output: str | None) -> int:
         sys.stdout.write(text)
     else:
         Path(output).write_text(text, encoding="utf-8")
-        print(f"wrote {output}")
+        print(f"wrote {output}", file=sys.stderr)
     return 0
 
 
-def verify_command(file: str) -> int:
-    """Print each check; exit status 0 when everything verifies, 1 otherwise, 2 when the
-    file cannot be read."""
+def verify_command(file: str, as_json: bool = False) -> int:
+    """Print each check (``as_json``: the report as ``GET /matches/{id}/verify`` gives it);
+    exit status 0 when everything verifies, 1 otherwise, 2 when the file cannot be read."""
     try:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         print(f"error: cannot read {file}: {error}", file=sys.stderr)
         return 2
     report = audit.verify_text(text, all_games())
-    print(describe(report))
+    print(json_text(report.as_json()) if as_json else describe(report))
     return 0 if report.ok else 1
+
+
+def json_text(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def describe(report: VerifyReport) -> str:
@@ -70,23 +74,41 @@ def describe(report: VerifyReport) -> str:
 
 
 def import_command(database_url: str, file: str) -> int:
-    """Verify and store a record; prints the new role tokens (shown once)."""
-    store = EventStore.from_url(database_url)
+    """Verify and store a record. Prints JSON: the match id, game, status, the new role tokens
+    (shown once) and the verify report; exit 1 (and one line on standard error) when refused,
+    2 when the file cannot be read."""
     try:
         text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"error: cannot read {file}: {error}", file=sys.stderr)
+        return 2
+    store = EventStore.from_url(database_url)
+    try:
         imported = audit.import_text(store, all_games(), text)
     except RecordInvalid as error:
-        print(f"refused, the record does not verify: {error.report}", file=sys.stderr)
+        print(json_text({"imported": False, "code": error.code, "verify": error.report}))
+        print("error: refused, the record does not verify", file=sys.stderr)
         return 1
     except MatchExists as error:
-        print(f"refused: {error.message}", file=sys.stderr)
+        print(json_text({"imported": False, "code": error.code, "message": error.message}))
+        print(f"error: refused: {error.message}", file=sys.stderr)
         return 1
     finally:
         store.dispose()
-    match = imported.match
-    print(f"imported match {match.match_id} ({match.game}, {match.status})")
-    print(f"tokens (shown once): {imported.tokens}")
+    print(json_text(imported_json(imported)))
     return 0
+
+
+def imported_json(imported: audit.Imported) -> dict[str, Any]:
+    match = imported.match
+    return {
+        "imported": True,
+        "match_id": match.match_id,
+        "game": match.game,
+        "status": match.status,
+        "tokens": imported.tokens,
+        "verify": imported.report.as_json(),
+    }
 
 
 def ludii_export_command(database_url: str, match_id: str, output: str | None) -> int:

@@ -1,15 +1,15 @@
-"""Command line: ``serve``, ``db upgrade``, ``demo``, ``export``, ``ludii-export``, ``verify``,
-``import``, ``transcript preview|enter``.
+"""Command line of the match adjudicator: ./dev COMMAND (./dev help lists the commands).
 
-``serve`` runs on the embedded SQLite file by default (``./data/adjudicator.sqlite3``);
-set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL.
+Commands work on the embedded SQLite file by default (./data/adjudicator.sqlite3); set
+DATABASE_URL (e.g. postgresql+psycopg://user@host/db) or --database-url for PostgreSQL.
+Output that tools read is JSON; a failure is one "error: ..." line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,46 +34,68 @@ def serve(args: argparse.Namespace) -> int:
     ensure_sqlite_directory(settings.database_url)
     app = create_app(settings)
     host, port = args.host or settings.host, args.port or settings.port
-    print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {_safe(settings)}")
+    store = _safe_url(settings.database_url)
+    print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     return 0
 
 
-def _safe(settings: Settings, url: str | None = None) -> str:
-    return make_url(url or settings.database_url).render_as_string(hide_password=True)
-
-
 def db_upgrade(args: argparse.Namespace) -> int:
     settings = _migrated(args)
-    print(f"Database at {_safe(settings, settings.migration_url)} is up to date.")
+    print(f"Database at {_safe_url(settings.migration_url)} is up to date.")
     return 0
 
 
 def _migrated(args: argparse.Namespace) -> Settings:
     """Settings (``--database-url`` overriding both URLs), after bringing the schema up to date
-    as its owner (the migration URL) and granting the service role when one is set."""
+    as its owner (the migration URL) and granting the service role when one is set;
+    ``CliError`` naming the database when it cannot be reached or is not a database URL."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from events.migrate import upgrade
 
     url = args.database_url
     settings = Settings(**({"database_url": url, "migration_database_url": url} if url else {}))
-    ensure_sqlite_directory(settings.migration_url)
-    upgrade(settings.migration_url, service_role=settings.service_role)
+    try:
+        ensure_sqlite_directory(settings.migration_url)
+        upgrade(settings.migration_url, service_role=settings.service_role)
+    except (SQLAlchemyError, OSError) as error:
+        where = _safe_url(settings.migration_url)
+        raise CliError(f"database {where}: {one_line(error)}") from error
     return settings
 
 
 def demo(args: argparse.Namespace) -> int:
-    if args.game == "no_not_that":
-        from api.demo_nnt import run_nnt_demo
+    from api.demo_run import DemoOptions, run_demo
 
-        return run_nnt_demo(rounds=args.rounds or 16, database_url=args.database_url)
-    from api.demo import run_demo
+    if args.database_url:
+        _store_url(args)  # an unreachable database is named here, before any server starts
+    options = DemoOptions(
+        args.game, args.rounds, args.seed, args.database_url, keep=args.keep, port=args.port
+    )
+    return run_demo(options)
 
-    return run_demo(rounds=args.rounds or 11, seed=args.seed, database_url=args.database_url)
+
+def check_demo(args: argparse.Namespace) -> str | None:
+    """What is wrong with the demo's options that argparse alone cannot see (None: nothing)."""
+    from api.demo_run import rounds_problem
+
+    return rounds_problem(args.game, args.rounds)
 
 
 def _store_url(args: argparse.Namespace) -> str:
     """The store the command works on, its schema brought up to date (a first use included)."""
     return _migrated(args).database_url
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without its password (and as given when it is not a URL at all)."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
 
 
 def export(args: argparse.Namespace) -> int:
@@ -91,7 +113,7 @@ def ludii_export(args: argparse.Namespace) -> int:
 def verify(args: argparse.Namespace) -> int:
     from api.audit_cli import verify_command
 
-    return verify_command(args.file)
+    return verify_command(args.file, as_json=args.json)
 
 
 def import_(args: argparse.Namespace) -> int:
@@ -119,6 +141,7 @@ def _audit_parsers(sub: Any) -> None:
     game.set_defaults(func=ludii_export)
     check = sub.add_parser("verify", help="verify an exported record offline (exit 1 on failure)")
     check.add_argument("file")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.set_defaults(func=verify)
     load = sub.add_parser("import", help="verify a record and store it as the same match")
     load.add_argument("file")
@@ -126,35 +149,134 @@ def _audit_parsers(sub: Any) -> None:
     load.set_defaults(func=import_)
 
 
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="adjudicator", description=__doc__)
-    sub = top.add_subparsers(dest="command", required=True)
+def at_least(least: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``least`` to ``most`` (inclusive)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < least or (most is not None and value > most):
+            bound = f"at least {least}" if most is None else f"from {least} to {most}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+def _serve_parser(sub: Any) -> None:
     run = sub.add_parser("serve", help="run the HTTP service")
     run.add_argument("--host")
-    run.add_argument("--port", type=int)
+    run.add_argument("--port", type=at_least(1, 65535))
     run.add_argument("--database-url", help="overrides DATABASE_URL")
     run.set_defaults(func=serve)
-    db = sub.add_parser("db", help="database tasks")
-    db_sub = db.add_subparsers(dest="db_command", required=True)
+
+
+def _db_parsers(sub: Any) -> None:
+    db = sub.add_parser("db", help="database tasks: db upgrade")
+    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="TASK")
     up = db_sub.add_parser("upgrade", help="apply the schema migrations")
     up.add_argument("--database-url", help="overrides DATABASE_URL")
     up.set_defaults(func=db_upgrade)
+
+
+def _demo_parser(sub: Any) -> None:
+    from api.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
+
     show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
-    show.add_argument("--game", choices=["zoom", "no_not_that"], default="zoom")
-    show.add_argument("--rounds", type=int, help="default: 11 (Zoom), 16 (No, Not That!)")
-    show.add_argument("--seed", type=int, default=2026)
+    show.add_argument("--game", choices=GAMES, default="zoom")
+    limits = ", ".join(f"{g} 1-{max_rounds(g)} (default {n})" for g, n in DEFAULT_ROUNDS.items())
+    show.add_argument("--rounds", type=at_least(1), help=f"{limits}; zombego has no rounds")
+    show.add_argument("--seed", type=at_least(0, 2**63 - 1), default=2026, help="default 2026")
     show.add_argument("--database-url", help="default: a temporary SQLite file")
-    show.set_defaults(func=demo)
+    show.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the database and serve on until Ctrl-C, printing the match, tokens and URLs",
+    )
+    show.add_argument("--port", type=at_least(1, 65535), help="default: a free port")
+    show.set_defaults(func=demo, check=check_demo, parser=show)
+
+
+def _help_parser(sub: Any) -> None:
+    listing = sub.add_parser("help", help="list every command, one line each")
+    listing.set_defaults(func=list_commands)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="adjudicator", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _serve_parser(sub)
+    _db_parsers(sub)
+    _demo_parser(sub)
     _audit_parsers(sub)
+    _help_parser(sub)
     from api.transcript_cli import add_parser
 
     add_parser(sub, transcript)
     return top
 
 
+def _subcommands(command: argparse.ArgumentParser) -> list[tuple[str, str, Any]]:
+    """A parser's subcommands: name, one-line help and parser (argparse keeps them privately)."""
+    found = []
+    for action in command._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                found.append((choice.dest, choice.help or "", action.choices[choice.dest]))
+    return found
+
+
+def commands(top: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    """Every command (``db upgrade`` spelled out) and its one-line help, in parser order."""
+    listed: list[tuple[str, str]] = []
+    for name, text, command in _subcommands(top):
+        tasks = _subcommands(command)
+        listed += [(f"{name} {task}", line) for task, line, _ in tasks] or [(name, text)]
+    return listed
+
+
+def list_commands(args: argparse.Namespace) -> int:
+    """``help``: one line per command, then where each command's options are described."""
+    rows = commands(parser())
+    width = max(len(name) for name, _ in rows)
+    for name, text in rows:
+        print(f"  {name:<{width}}  {text}")
+    print("Options of a command: ./dev COMMAND --help")
+    return 0
+
+
+class CliError(Exception):
+    """A command could not run; ``main`` prints its message as one ``error:`` line (exit 2)."""
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of what went wrong (a database driver's own message when there is one)."""
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    code: int = args.func(args)
+    """Run a command. Exit 0 on success, 1 when a command's answer is no (a record that does
+    not verify, an unknown match, a refused import), 2 on usage errors and on failures, which
+    print one ``error:`` line on standard error (no traceback)."""
+    top = parser()
+    args = top.parse_args(argv)
+    problem = args.check(args) if "check" in args else None
+    if problem:
+        args.parser.error(problem)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2
+    except Exception as error:  # a CLI answers every failure with one line, never a traceback
+        print(f"error: {one_line(error)}", file=sys.stderr)
+        return 2
     return code
 
 

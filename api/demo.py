@@ -1,27 +1,24 @@
-"""``adjudicator demo``: a complete generated Zoom match, played through the real HTTP API.
+"""``adjudicator demo``'s Zoom match (a generated one, played through the real HTTP API) and the
+local server every demo runs on (``api.demo_run`` runs the demos).
 
-A server is started on a free local port (temporary SQLite file unless a URL is given); the host
-enters the match as if refereeing it from a chat channel afterwards: every round start and every
-buzz is posted with its game time, some buzzes are wrong on purpose (lockouts), and the result
-table is printed from the service's own state.
+The host enters the match as if refereeing it from a chat channel afterwards: every round start
+and every buzz is posted with its game time, some buzzes are wrong on purpose (lockouts), and the
+result table is printed from the service's own state.
 """
 
 from __future__ import annotations
 
 import socket
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from api.entering import HostEntry
-from api.tokens import new_token
 
 
 def find(grid: list[Any], target: list[Any]) -> str:
@@ -51,9 +48,10 @@ class ZoomScript(HostEntry):
     ) -> None:
         super().__init__(client, operator, start)
         self.seed, self.rounds = seed, rounds
+        self.tokens: dict[str, Any] = {}
 
     def create(self) -> dict[str, Any]:
-        return self.create_match(
+        made = self.create_match(
             {
                 "game": "zoom",
                 "seats": ["alpha", "beta"],
@@ -62,6 +60,8 @@ class ZoomScript(HostEntry):
                 "seed": self.seed,
             }
         )
+        self.tokens = made["tokens"]
+        return made
 
     def play(self) -> dict[str, Any]:
         self.create()
@@ -104,6 +104,10 @@ def result_table(state: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+class DemoError(Exception):
+    """A demo could not run (its server did not start, or the service refused a step)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -112,38 +116,28 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_server(database_url: str, operator: str) -> Iterator[str]:
+def running_server(database_url: str, operator: str, port: int | None = None) -> Iterator[str]:
+    """A service on ``127.0.0.1:port`` (a free port when None) in a thread, for as long as the
+    ``with`` block runs; ``DemoError`` when it does not start (e.g. the port is taken)."""
     import uvicorn
 
     from api.app import create_app
     from api.settings import Settings
 
     settings = Settings(database_url=database_url, operator_token=operator, log_level="warning")
-    port = free_port()
-    config = uvicorn.Config(create_app(settings), port=port, log_level="warning", access_log=False)
+    port = port or free_port()
+    config = uvicorn.Config(create_app(settings), port=port, log_level="critical", access_log=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)
+    if not server.started:
+        server.should_exit = True
+        raise DemoError(f"the demo server did not start on 127.0.0.1:{port} (port taken?)")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-
-
-def run_demo(rounds: int = 11, seed: int = 2026, database_url: str | None = None) -> int:
-    import logging
-
-    logging.getLogger("uvicorn").setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory() as tmp:
-        url = database_url or f"sqlite:///{Path(tmp) / 'demo.sqlite3'}"
-        operator = new_token("op")
-        with running_server(url, operator) as base, httpx.Client(base_url=base) as client:
-            script = ZoomScript(client, operator, seed, rounds)
-            state = script.play()
-            print(f"Zoom demo: match {script.match_id} at {base}, {rounds} rounds, seed {seed}")
-            print(result_table(state))
-    return 0

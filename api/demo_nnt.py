@@ -3,12 +3,13 @@
 The host enters the match with the game times of the posts (as when refereeing a chat channel
 afterwards): round starts, both seats' sealed actions, solutions, challenges, items, exchanges and
 host judgements. Four kinds of rounds rotate (consonants and a word prompt; integers and a sum;
-a host-judged category and prompt; a list and a product), and slow seats lose safety nets, then
-points.
+a host-judged category and prompt; a list and a product), in turn or, given a seed, in a seeded
+order within each block of four rounds; slow seats lose safety nets, then points.
 """
 
 from __future__ import annotations
 
+import random
 from datetime import datetime
 from typing import Any
 
@@ -21,7 +22,7 @@ ITEMS = ["extra_safe", "life_ring", "head_start"]
 
 
 def round_kinds() -> list[dict[str, Any]]:
-    """The four round kinds the demo rotates through (round n uses kind (n - 1) % 4)."""
+    """The four round kinds the demo plays (see ``kind_order``)."""
     return [
         {
             "prompt_text": "a 4-letter word with exactly 1 vowel (A E I O U are free)",
@@ -50,26 +51,46 @@ def round_kinds() -> list[dict[str, Any]]:
     ]
 
 
-def match_config(rounds: int) -> dict[str, Any]:
+def kind_order(rounds: int, seed: int | None = None) -> list[int]:
+    """Which kind each round plays: the four in turn, or with a seed, each block of four rounds
+    in an order drawn from ``random.Random(seed)`` (every kind still once per block)."""
+    if seed is None:
+        return [(n - 1) % 4 for n in range(1, rounds + 1)]
+    rng = random.Random(seed)
+    order: list[int] = []
+    while len(order) < rounds:
+        order += rng.sample(range(4), 4)
+    return order[:rounds]
+
+
+def match_config(rounds: int, order: list[int] | None = None) -> dict[str, Any]:
     kinds = round_kinds()
-    return {
-        "rounds": [kinds[(n - 1) % 4] for n in range(1, rounds + 1)],
-        "items": {ALPHA: ITEMS, BETA: ITEMS},
-    }
+    order = order if order is not None else kind_order(rounds)
+    return {"rounds": [kinds[k] for k in order], "items": {ALPHA: ITEMS, BETA: ITEMS}}
 
 
 class NntScript(HostEntry):
     """Plays a No, Not That! match as the host entering each post with its game time."""
 
     def __init__(
-        self, client: httpx.Client, operator: str, rounds: int = 16, start: datetime | None = None
+        self,
+        client: httpx.Client,
+        operator: str,
+        rounds: int = 16,
+        start: datetime | None = None,
+        seed: int | None = None,
     ) -> None:
         super().__init__(client, operator, start)
-        self.rounds = rounds
+        self.rounds, self.seed = rounds, seed
+        self.order = kind_order(rounds, seed)
+        self.tokens: dict[str, Any] = {}
 
     def create(self) -> dict[str, Any]:
-        body = {"game": "no_not_that", "seats": [ALPHA, BETA], "config": match_config(self.rounds)}
-        return self.create_match(body)
+        config = match_config(self.rounds, self.order)
+        body: dict[str, Any] = {"game": "no_not_that", "seats": [ALPHA, BETA], "config": config}
+        made = self.create_match(body if self.seed is None else {**body, "seed": self.seed})
+        self.tokens = made["tokens"]
+        return made
 
     def act(self, seat: str, kind: str, after: float = 1, **fields: Any) -> dict[str, Any]:
         return self.post({"type": kind, "seat": seat, **fields}, after)
@@ -85,7 +106,7 @@ class NntScript(HostEntry):
         for number in range(1, self.rounds + 1):
             self.between(number)
             self.post({"type": "start_round", "round": number}, after=20)
-            PLANS[(number - 1) % 4](self, number)
+            PLANS[self.order[number - 1]](self, number)
         self.wait(1)
         return self.state()
 
@@ -169,24 +190,3 @@ def result_table(state: dict[str, Any]) -> str:
     result = state["result"]
     lines.append(f"result: winner={result['winner']} reason={result['reason']}")
     return "\n".join(lines)
-
-
-def run_nnt_demo(rounds: int = 16, database_url: str | None = None) -> int:
-    """Start a local server, play the scripted match through it, print the result table."""
-    import logging
-    import tempfile
-    from pathlib import Path
-
-    from api.demo import running_server
-    from api.tokens import new_token
-
-    logging.getLogger("uvicorn").setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory() as tmp:
-        url = database_url or f"sqlite:///{Path(tmp) / 'demo.sqlite3'}"
-        operator = new_token("op")
-        with running_server(url, operator) as base, httpx.Client(base_url=base) as client:
-            script = NntScript(client, operator, rounds)
-            state = script.play()
-            print(f"No, Not That! demo: match {script.match_id} at {base}, {rounds} rounds")
-            print(result_table(state))
-    return 0

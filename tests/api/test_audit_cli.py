@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,12 @@ def test_import_stores_the_file_once_in_another_database(
     upgrade(elsewhere)
 
     assert main(["import", str(file), "--database-url", elsewhere]) == 0
-    assert f"imported match {api.match_id} (zoom, closed)" in capsys.readouterr().out
+    printed = json.loads(capsys.readouterr().out)
+    assert (printed["match_id"], printed["game"], printed["status"]) == (
+        api.match_id,
+        "zoom",
+        "closed",
+    )
     assert main(["import", str(file), "--database-url", elsewhere]) == 1
     assert "already exists" in capsys.readouterr().err
     again = tmp_path / "again.jsonl"
