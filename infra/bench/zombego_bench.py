@@ -3,7 +3,7 @@
 Run from the repository root: ``.venv/bin/python infra/bench/zombego_bench.py [--seconds S]``.
 A play-out starts from a random hand order and plays uniformly random legal moves until the game
 ends (the default ply cap of 2,499 applies). A "generation" is one full legal-move computation
-(all three tiers) of a position sampled from those play-outs.
+(all three tiers) of a position sampled from those play-outs (every tenth ply).
 
 Rates are per second of this process's CPU time (``time.process_time``), so that other work on a
 shared machine does not lower them; the wall-clock rate is printed beside the play-out rate. The
@@ -52,14 +52,16 @@ class Playouts(NamedTuple):
     sample: list[Position]
 
 
-def playout(rules: Rules, rng: random.Random) -> list[Position]:
+def playout(rules: Rules, rng: random.Random, every: int = 10) -> tuple[int, list[Position]]:
+    """Play one random game: (its number of plies, every ``every``-th position of it)."""
     orders = tuple(rng.sample(rules.values, len(rules.values)) for _ in range(2))
     pos = start(rules, (orders[0], orders[1]))
-    seen = [pos]
+    kept = [pos]
     while pos.result is None:
         pos = push(pos, rng.choice(pos.moves))
-        seen.append(pos)
-    return seen
+        if pos.ply % every == 0:
+            kept.append(pos)
+    return pos.ply, kept
 
 
 def bench_playouts(rules: Rules, seconds: float) -> Playouts:
@@ -67,9 +69,9 @@ def bench_playouts(rules: Rules, seconds: float) -> Playouts:
     games, plies, sample = 0, 0, []
     wall, cpu = time.perf_counter(), time.process_time()
     while time.process_time() - cpu < seconds:
-        seen = playout(rules, rng)
-        games, plies = games + 1, plies + len(seen) - 1
-        sample.extend(seen[:: max(1, len(seen) // 20)])
+        length, kept = playout(rules, rng)
+        games, plies = games + 1, plies + length
+        sample.extend(kept)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return Playouts(games / cpu, games / wall, plies / games, sample)
 
