@@ -107,7 +107,8 @@ _MAX_SCANS = 32
 feasibility test expects at most a handful (see ``tests/unit/games/zoom/test_generation.py``);
 past this bound the round is refused as ``cannot_generate`` instead of drawing on for minutes."""
 _MAX_REDRAWN = 1024
-"""Cells one generation may re-draw in all (strays expected in a first grid are at most 4)."""
+"""Cells one generation may re-draw in all: an accepted shape expects at most 16 strays in its
+first grid and re-draws a few dozen cells; a far worse one is refused after its first scan."""
 
 
 def generate(seed: int, round_number: int, shape: Shape) -> tuple[Rows, dict[str, Rows]]:
