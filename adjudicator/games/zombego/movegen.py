@@ -13,11 +13,19 @@ some opponent piece at e, so one union per hand value replaces a test per cell.
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
 
 from adjudicator.games.zombego.board import Tables, cells_of, pattern
 from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move, Outcome, Position
 
 Row = tuple[Move, ...]
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _picked(row: Row, mask: int) -> compress[Move]:
+    """The moves of ``row`` at the set bits of ``mask``, ascending: a 0/1 byte per cell, LSB
+    first, from the mask's binary text, selects them in C."""
+    return compress(row, bin(mask)[:1:-1].encode().translate(_BITS))
 
 
 @cache
@@ -70,7 +78,7 @@ def placements(
     for value in values:
         free = empty & ~_barred(tables, value, enemies, occupied)
         if free:
-            out += map(_placement_row(tables.n, kind, value).__getitem__, cells_of(free))
+            out += _picked(_placement_row(tables.n, kind, value), free)
     return tuple(out)
 
 
@@ -160,7 +168,7 @@ def movements(
             mask |= geo.leaps[origin] if geo.slides is None else pattern(geo, origin, occupied)
         mask &= ~(own | enemy_zombies) if mover & 2 else ~own
         if mask:
-            out += map(rows[origin].__getitem__, cells_of(mask))
+            out += _picked(rows[origin], mask)
     return tuple(out)
 
 
