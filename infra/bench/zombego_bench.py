@@ -5,8 +5,9 @@ A play-out starts from a random hand order and plays uniformly random legal move
 ends (the default ply cap of 2,499 applies). A "generation" is one full legal-move computation
 (all three tiers) of a position sampled from those play-outs (every tenth ply).
 
-Rates are per second of this process's CPU time (``time.process_time``), so that other work on a
-shared machine does not lower them; the wall-clock rate is printed beside the play-out rate. The
+Rates are per second of this process's CPU time (``time.process_time``), which other work on a
+shared machine lowers far less than wall-clock rates (it still does, through shared caches and
+cores); the wall-clock rate is printed beside the play-out rate, equal to it on an idle machine. The
 ratio compares the play-out rate with Ludii 1.3.14's random play-outs on the same options, as
 recorded earlier on this kind of machine (they are not measured here).
 """
