@@ -3,7 +3,7 @@
 Cells are numbered row-major, ``index = row * N + col`` (spec 2.4); a set of cells is a Python int
 bitmask (bit ``index``). Every value's pattern is the union of the base patterns of its units and
 tens digits (4.2). Leap parts are fixed per cell and precomputed once per board size (cached);
-slide parts (codes 4 and 9) are line-of-sight rays walked against the current occupancy (4.4).
+slide parts (codes 4 and 9) are line-of-sight rays cut at their first occupied cell (4.4).
 """
 
 from __future__ import annotations
@@ -79,14 +79,16 @@ def parse_cell(name: str, n: int) -> int | None:
     return row * n + col
 
 
-Rays = tuple[tuple[tuple[int, ...], ...], ...]
+Slide = tuple[int, bool, tuple[int, ...]]
+"""One ray from a cell: its mask, whether it runs to higher indices, and the same direction's ray
+mask from every cell (indexed by cell), whose entry at the first blocker is the shadowed part."""
 
 
 class Geometry(NamedTuple):
     """One value's pattern on one board size: leap masks per cell, slide rays per cell."""
 
     leaps: tuple[int, ...]
-    rays: Rays | None
+    slides: tuple[tuple[Slide, ...], ...] | None
 
 
 class Tables(NamedTuple):
@@ -108,21 +110,27 @@ def _leap_masks(offsets: frozenset[tuple[int, int]], n: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
-def _rays(directions: tuple[tuple[int, int], ...], n: int) -> Rays:
-    """Per cell, the rays (as tuples of single-bit masks, nearest first) in ``directions``."""
-    per_cell = []
+@cache
+def _ray_masks(dx: int, dy: int, n: int) -> tuple[int, ...]:
+    """Per cell, the mask of the cells strictly beyond it in direction (dx, dy), to the edge."""
+    masks = []
     for cell in range(n * n):
         row, col = divmod(cell, n)
-        rays = []
-        for dx, dy in directions:
-            ray, x, y = [], col + dx, row + dy
-            while 0 <= x < n and 0 <= y < n:
-                ray.append(1 << (y * n + x))
-                x, y = x + dx, y + dy
-            if ray:
-                rays.append(tuple(ray))
-        per_cell.append(tuple(rays))
-    return tuple(per_cell)
+        mask, x, y = 0, col + dx, row + dy
+        while 0 <= x < n and 0 <= y < n:
+            mask |= 1 << (y * n + x)
+            x, y = x + dx, y + dy
+        masks.append(mask)
+    return tuple(masks)
+
+
+def _slides(directions: tuple[tuple[int, int], ...], n: int) -> tuple[tuple[Slide, ...], ...]:
+    """Per cell, its non-empty rays in ``directions``, each with its direction's ray table."""
+    tails = [(dy > 0 or (dy == 0 and dx > 0), _ray_masks(dx, dy, n)) for dx, dy in directions]
+    return tuple(
+        tuple((masks[cell], up, masks) for up, masks in tails if masks[cell])
+        for cell in range(n * n)
+    )
 
 
 def _geometry(value: int, n: int) -> Geometry:
@@ -133,7 +141,7 @@ def _geometry(value: int, n: int) -> Geometry:
             directions += SLIDES[code]
         else:
             offsets |= LEAPS.get(code, frozenset())  # tens code 11 (value 110) adds nothing
-    return Geometry(_leap_masks(offsets, n), _rays(directions, n) if directions else None)
+    return Geometry(_leap_masks(offsets, n), _slides(directions, n) if directions else None)
 
 
 @cache
@@ -144,22 +152,36 @@ def tables(n: int) -> Tables:
 
 
 def pattern(geo: Geometry, cell: int, occupied: int) -> int:
-    """``pattern(v, c)`` (4.5) as a bitmask: leaps, plus each ray up to its first occupied cell."""
+    """``pattern(v, c)`` (4.5) as a bitmask: leaps, plus each ray up to its first occupied cell.
+
+    A ray's first occupied cell is its lowest set bit of ``ray & occupied`` when the ray runs to
+    higher indices, else the highest; the cells beyond it are that cell's own ray in the same
+    direction, removed with one exclusive or (the "classical" approach of chess programs).
+    """
     mask = geo.leaps[cell]
-    if geo.rays is not None:
-        for ray in geo.rays[cell]:
-            for bit in ray:
-                mask |= bit
-                if occupied & bit:
-                    break
+    if geo.slides is not None:
+        for ray, up, tails in geo.slides[cell]:
+            hit = ray & occupied
+            if not hit:
+                mask |= ray
+            elif up:
+                mask |= ray ^ tails[(hit & -hit).bit_length() - 1]
+            else:
+                mask |= ray ^ tails[hit.bit_length() - 1]
     return mask
 
 
+_BYTE_CELLS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if byte >> i & 1) for byte in range(256))
+    for k in range((max(BOARD_SIZES) ** 2 + 7) // 8)
+)
+
+
 def cells_of(mask: int) -> list[int]:
-    """The cell indices of a bitmask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    """The cell indices of a bitmask (of a board up to 12x12), ascending, a byte at a time."""
+    out: list[int] = []
+    table = _BYTE_CELLS
+    for k, byte in enumerate(mask.to_bytes((mask.bit_length() + 7) >> 3, "little")):
+        if byte:
+            out += table[k][byte]
     return out

@@ -49,9 +49,22 @@ def make(
             if code & 2:
                 zombies |= 1 << cell
     both = (tuple(hands[0]), tuple(hands[1]))
-    mask = (owned[0], owned[1])
-    moves = () if result else generate(rules.tables, board, both, mask, zombies, player=to_move)
-    return Position(rules, board, both, mask, zombies, to_move, ply, result, moves)
+    return _position(rules, board, both, (owned[0], owned[1]), zombies, to_move, ply, result)
+
+
+def _position(
+    rules: Rules,
+    board: tuple[int, ...],
+    hands: tuple[tuple[int, ...], tuple[int, ...]],
+    owned: tuple[int, int],
+    zombies: int,
+    to_move: int,
+    ply: int,
+    result: Result | None,
+) -> Position:
+    """A position from its parts and their occupancy masks, with the legal moves of the mover."""
+    moves = () if result else generate(rules.tables, board, hands, owned, zombies, player=to_move)
+    return Position(rules, board, hands, owned, zombies, to_move, ply, result, moves)
 
 
 def start(rules: Rules, orders: tuple[Sequence[int], Sequence[int]] | None = None) -> Position:
@@ -69,14 +82,40 @@ def start(rules: Rules, orders: tuple[Sequence[int], Sequence[int]] | None = Non
 
 
 def push(pos: Position, move: Move) -> Position:
-    """The position after a legal ``move`` of the side to move, with its result if it ended."""
+    """The position after a legal ``move`` of the side to move, with its result if it ended.
+
+    Only the cells the move touches change, so the occupancy masks are updated for those cells
+    alone rather than rebuilt from the whole board.
+    """
     cells = list(pos.board)
     hands = [list(pos.hands[0]), list(pos.hands[1])]
     if move.kind == MOVE:
         _resolve(pos, move, cells, hands)
+        touched: tuple[int, ...] = (move.a, move.b)
     else:
         _place(pos.to_move - 1, move, cells, hands)
-    return _after(pos, cells, (tuple(hands[0]), tuple(hands[1])))
+        touched = (move.b,)
+    owned, zombies = _remask(pos.owned, pos.zombies, cells, touched)
+    return _after(pos, tuple(cells), (tuple(hands[0]), tuple(hands[1])), owned, zombies)
+
+
+def _remask(
+    owned: tuple[int, int], zombies: int, cells: list[int], touched: tuple[int, ...]
+) -> tuple[tuple[int, int], int]:
+    """The occupancy masks once the ``touched`` cells hold what ``cells`` now says."""
+    mine, theirs = owned
+    for cell in touched:
+        bit = 1 << cell
+        code = cells[cell]
+        mine, theirs, zombies = mine & ~bit, theirs & ~bit, zombies & ~bit
+        if code:
+            if code & 1:
+                theirs |= bit
+            else:
+                mine |= bit
+            if code & 2:
+                zombies |= bit
+    return (mine, theirs), zombies
 
 
 def _place(me: int, move: Move, cells: list[int], hands: list[list[int]]) -> None:
@@ -119,9 +158,15 @@ def _die(rules: Rules, code: int, hands: list[list[int]]) -> bool:
     return False
 
 
-def _after(pos: Position, cells: list[int], hands: tuple[tuple[int, ...], ...]) -> Position:
+def _after(
+    pos: Position,
+    cells: tuple[int, ...],
+    hands: tuple[tuple[int, ...], tuple[int, ...]],
+    owned: tuple[int, int],
+    zombies: int,
+) -> Position:
     mover = pos.to_move
-    nxt = make(pos.rules, cells, (hands[0], hands[1]), to_move=3 - mover, ply=pos.ply + 1)
+    nxt = _position(pos.rules, cells, hands, owned, zombies, 3 - mover, pos.ply + 1, None)
     result = end_of_game(nxt, mover)
     return nxt._replace(result=result, moves=()) if result else nxt
 

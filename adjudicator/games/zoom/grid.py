@@ -8,6 +8,7 @@ in the targets matched against it, because the code book is shared per round).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -101,31 +102,58 @@ class Shape:
     alphabet: tuple[str, ...]
 
 
-_MAX_REDRAWS = 10_000
+_MAX_SCANS = 32
+"""Scans of the whole grid one generation may make. A config that passes ``ZoomConfig``'s
+feasibility test expects at most a handful (see ``tests/unit/games/zoom/test_generation.py``);
+past this bound the round is refused as ``cannot_generate`` instead of drawing on for minutes."""
+_MAX_REDRAWN = 1024
+"""Cells one generation may re-draw in all: an accepted shape expects at most 16 strays in its
+first grid and re-draws a few dozen cells; a far worse one is refused after its first scan."""
 
 
 def generate(seed: int, round_number: int, shape: Shape) -> tuple[Rows, dict[str, Rows]]:
-    """A round whose every target occurs exactly once. Same seed and shape -> same round."""
+    """A round whose every target occurs exactly once. Same seed and shape -> same round.
+
+    The grid is drawn at random, then every stray occurrence of a target (anywhere but its own
+    spot) gets one cell re-drawn, and the grid is scanned again, until no stray is left. The work
+    is bounded by ``_MAX_SCANS`` scans and ``_MAX_REDRAWN`` re-drawn cells, not by time: past
+    either, :class:`InvalidCommand` ``cannot_generate`` is raised.
+    """
     rng = SeededRng.derive(seed, "zoom-round", round_number)
     chars = [chr(0x100 + i) for i in range(len(shape.alphabet))]
     cells = [[rng.choice(chars) for _ in range(shape.width)] for _ in range(shape.height)]
     spots = _distinct_spots(rng, shape)
-    for _ in range(_MAX_REDRAWS):
-        rows = ["".join(r) for r in cells]
-        dupes = _duplicate_cells(rows, spots, shape)
-        if not dupes:
-            break
-        for row, col in dupes:
-            cells[row][col] = rng.choice(chars)
-    else:
-        raise InvalidCommand(
-            "cannot_generate", "no grid with every target exactly once: use larger targets"
-        )
+    _settle(rng, chars, cells, spots, shape)
     token = {c: t for c, t in zip(chars, shape.alphabet, strict=True)}
     grid = tuple(tuple(token[c] for c in r) for r in cells)
     named = zip(labels(shape.targets), spots, strict=True)
     targets = {label: _cut(grid, spot, shape) for label, spot in named}
     return grid, targets
+
+
+def _settle(
+    rng: SeededRng,
+    chars: list[str],
+    cells: list[list[str]],
+    spots: list[tuple[int, int]],
+    shape: Shape,
+) -> None:
+    """Re-draw stray occurrences in place until there are none, within the work bounds."""
+    redrawn = 0
+    for _ in range(_MAX_SCANS):
+        dupes = _duplicate_cells(["".join(r) for r in cells], spots, shape)
+        if not dupes:
+            return
+        redrawn += len(dupes)
+        if redrawn > _MAX_REDRAWN:
+            break
+        for row, col in dupes:
+            cells[row][col] = rng.choice(chars)
+    raise InvalidCommand(
+        "cannot_generate",
+        "no grid with every target exactly once within the generator's work bound: "
+        "use larger targets, fewer targets or more symbols",
+    )
 
 
 def _distinct_spots(rng: SeededRng, shape: Shape) -> list[tuple[int, int]]:
@@ -158,13 +186,24 @@ def _duplicate_cells(
         for i in range(shape.target_height)
         for j in range(shape.target_width)
     }
+    text = "\n".join(rows)
     dupes: list[tuple[int, int]] = []
     for row, col in spots:
         target = [r[col : col + shape.target_width] for r in rows[row : row + shape.target_height]]
-        for found in find_all(rows, target):
+        for found in _scan(text, target, shape.width):
             if found != (row, col):
                 dupes.append(_free_cell(found, protected, shape))
     return dupes
+
+
+def _scan(text: str, target: list[str], width: int) -> Iterator[tuple[int, int]]:
+    """Every (row, col) where ``target`` occurs in ``text`` (the grid's rows joined by newlines,
+    which no symbol's character is), row-major: what :func:`find_all` gives, with the whole
+    search done by the regular-expression engine (one overlapping look-ahead per position)."""
+    gap = f".{{{width + 1 - len(target[0])}}}"
+    pattern = "(?=" + gap.join(re.escape(part) for part in target) + ")"
+    for match in re.finditer(pattern, text, re.DOTALL):
+        yield divmod(match.start(), width + 1)
 
 
 def _free_cell(

@@ -23,6 +23,20 @@ class SuppliedRound(_Frozen):
     targets: dict[Label, list[Row]] = Field(min_length=1, max_length=26)
 
 
+MAX_EXPECTED_STRAYS = 16.0
+MAX_EXPECTED_STRAYS_TWO_SYMBOLS = 0.5
+
+
+def expected_strays(
+    grid: tuple[int, int], target: tuple[int, int], targets: int, symbols: int
+) -> float:
+    """Stray occurrences a first random grid holds on average: ``targets`` x (positions - 1) /
+    symbols ** (target cells), each other position showing a given target with that chance."""
+    positions = (grid[0] - target[0] + 1) * (grid[1] - target[1] + 1)
+    distinct: int = symbols ** (target[0] * target[1])
+    return targets * (positions - 1) / distinct
+
+
 class ZoomConfig(_Frozen):
     """How a Zoom match is played. Generated rounds use the grid/target sizes and alphabet."""
 
@@ -47,7 +61,48 @@ class ZoomConfig(_Frozen):
             raise ValueError("alphabet symbols must be distinct")
         if any(not 1 <= n <= self.rounds for n in self.supplied_rounds):
             raise ValueError("supplied_rounds names a round outside 1..rounds")
+        if len(self.supplied_rounds) < self.rounds:
+            self._generable()
         return self
+
+    def _generable(self) -> None:
+        """Refuse a shape whose rounds the seeded generator cannot make within its work bound.
+
+        The generator draws a random grid, then re-draws one cell of every stray occurrence of a
+        target and scans again. What it must undo is the expected number of strays in the first
+        grid, :func:`expected_strays`; each scan removes most of them (a re-drawn cell keeps its
+        symbol with probability 1 / symbols and rarely makes a new stray), so the scans grow only
+        as its logarithm. Measured (``tests/unit/games/zoom/test_generation.py``): up to 16
+        expected strays, at most a handful of scans, under a second on a 300x300 grid, far inside
+        the generator's 32 scans; 4,500 (300x300, two symbols, 26 3x3 targets) never converges.
+        With two symbols a re-drawn cell can only flip back and forth, and the generator loops
+        when either symbol of that cell completes a stray of some target (two targets that differ
+        in that one cell): about 1% of rounds per expected stray fail so, and two symbols are
+        held to 0.5 (about a round in 200 then fails, fast, with ``cannot_generate``).
+        """
+        positions = (self.grid_height - self.target_height + 1) * (
+            self.grid_width - self.target_width + 1
+        )
+        if positions < self.targets_per_round:
+            raise ValueError(
+                f"{self.targets_per_round} targets of {self.target_height}x{self.target_width}"
+                f" need as many distinct spots; the grid has {positions}"
+            )
+        symbols = len(self.alphabet)
+        strays = expected_strays(
+            (self.grid_height, self.grid_width),
+            (self.target_height, self.target_width),
+            self.targets_per_round,
+            symbols,
+        )
+        bound = MAX_EXPECTED_STRAYS if symbols > 2 else MAX_EXPECTED_STRAYS_TWO_SYMBOLS
+        if strays > bound:
+            raise ValueError(
+                f"rounds of this shape cannot be generated: {symbols} symbols give"
+                f" {symbols}^{self.target_height * self.target_width} distinct targets, so a"
+                f" random grid would hold about {strays:.3g} stray target occurrences (at most"
+                f" {bound:g}): use larger targets, fewer targets, more symbols or a smaller grid"
+            )
 
 
 class StartRound(_Frozen):
