@@ -91,7 +91,9 @@ def ensure_operator_token(store: EventStore, configured: str | None) -> None:
     """Register the configured operator token; with none configured and none stored, create one
     and print it once (the embedded default is closed too)."""
     if configured:
-        store.add_operator_token(token_hash(configured))
+        hashed = token_hash(configured)
+        if not (store.operator_token_count() == 1 and store.has_operator_token(hashed)):
+            store.replace_operator_tokens(hashed)  # a new configured token revokes the old
         return
     if store.operator_token_count() == 0:
         token = new_token("op")

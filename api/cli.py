@@ -8,6 +8,7 @@ Output that tools read is JSON; a failure is one "error: ..." line and exit stat
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -199,6 +200,29 @@ def _demo_parser(sub: Any) -> None:
     show.set_defaults(func=demo, check=check_demo, parser=show)
 
 
+def operator_token(args: argparse.Namespace) -> int:
+    """``operator-token rotate``: a new operator token (printed once, as JSON), every earlier
+    one revoked; ``revoke``: none left (the next ``serve`` creates and prints a new one)."""
+    from api.tokens import new_token, token_hash
+    from events import EventStore
+
+    store = EventStore.from_url(_store_url(args))
+    try:
+        token = new_token("op") if args.action == "rotate" else None
+        store.replace_operator_tokens(None if token is None else token_hash(token))
+    finally:
+        store.dispose()
+    print(json.dumps({"operator_token": token, "revoked_earlier": True}))
+    return 0
+
+
+def _operator_parser(sub: Any) -> None:
+    tokens = sub.add_parser("operator-token", help="rotate or revoke the operator token")
+    tokens.add_argument("action", choices=["rotate", "revoke"])
+    tokens.add_argument("--database-url", help="overrides DATABASE_URL")
+    tokens.set_defaults(func=operator_token)
+
+
 def _help_parser(sub: Any) -> None:
     listing = sub.add_parser("help", help="list every command, one line each")
     listing.set_defaults(func=list_commands)
@@ -213,6 +237,7 @@ def parser() -> argparse.ArgumentParser:
     _db_parsers(sub)
     _demo_parser(sub)
     _audit_parsers(sub)
+    _operator_parser(sub)
     _help_parser(sub)
     from api.transcript_cli import add_parser
 

@@ -15,6 +15,7 @@ TABLES = ("events", "matches", "positions", "match_tokens", "operator_tokens", "
 
 GRANTS = (
     "GRANT SELECT, INSERT ON events, match_tokens, operator_tokens TO {role}",
+    "GRANT DELETE ON operator_tokens TO {role}",  # rotating or revoking the operator token
     "GRANT SELECT, INSERT, UPDATE (last_seq, status, closed_at) ON matches TO {role}",
     "GRANT SELECT, UPDATE (last) ON positions TO {role}",
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
-from sqlalchemy import Connection, Engine, insert
+from sqlalchemy import Connection, Engine, delete, insert
 from sqlalchemy.exc import IntegrityError
 
 from events import matches as match_queries
@@ -154,6 +154,15 @@ class EventStore:
         except IntegrityError:
             if not self.has_operator_token(token_hash):
                 raise
+
+    def replace_operator_tokens(self, token_hash: str | None) -> None:
+        """Make ``token_hash`` the one operator token (None: none at all), in one transaction:
+        every earlier operator token stops working at once."""
+        with self._writer() as conn:
+            conn.execute(delete(operator_tokens))
+            if token_hash is not None:
+                row = {"token_hash": token_hash, "created_at": self._now()}
+                conn.execute(insert(operator_tokens).values(row))
 
     def has_operator_token(self, token_hash: str) -> bool:
         with self._reader() as conn:

@@ -54,3 +54,15 @@ def test_db_upgrade_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["db", "upgrade", "--database-url", url]) == 0
     assert "up to date" in capsys.readouterr().out
     assert (tmp_path / "sub" / "cli.sqlite3").exists()
+
+
+def test_configuring_a_new_operator_token_revokes_the_old_one(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ops.sqlite3'}"
+    create_app(Settings(database_url=url, operator_token="op-old", log_level="error"))
+    app = create_app(Settings(database_url=url, operator_token="op-new", log_level="error"))
+    body = {"game": "zoom", "seats": ["a", "b"]}
+    with TestClient(app) as client:
+        old = client.post("/matches", json=body, headers={"Authorization": "Bearer op-old"})
+        new = client.post("/matches", json=body, headers={"Authorization": "Bearer op-new"})
+    assert (old.status_code, new.status_code) == (403, 201)
+    app.state.service.store.dispose()

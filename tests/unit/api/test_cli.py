@@ -184,3 +184,24 @@ def test_dev_help_lists_its_own_tasks_and_every_cli_command() -> None:
     assert any(line.startswith("test ") for line in lines)
     for name, text in commands(parser()):
         assert [line for line in lines if re.split(r"\s{2,}", line) == [name, text]], name
+
+
+def test_operator_token_rotate_revokes_every_earlier_token(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.tokens import token_hash
+    from events import EventStore
+
+    url = f"sqlite:///{tmp_path / 'ops.sqlite3'}"
+    assert main(["operator-token", "rotate", "--database-url", url]) == 0
+    first = json.loads(capsys.readouterr().out)["operator_token"]
+    assert main(["operator-token", "rotate", "--database-url", url]) == 0
+    second = json.loads(capsys.readouterr().out)["operator_token"]
+    store = EventStore.from_url(url)
+    try:
+        assert store.has_operator_token(token_hash(second))
+        assert not store.has_operator_token(token_hash(first))
+        assert main(["operator-token", "revoke", "--database-url", url]) == 0
+        assert store.operator_token_count() == 0
+    finally:
+        store.dispose()
