@@ -1,0 +1,212 @@
+"""More bad input: each case answered 500 (or was taken wrongly) and must get a clear 4xx with a
+stable code, or a correct 2xx. Nothing here may ever reach the client as an unhandled error."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import OPERATOR, Api, make_app
+from tests.api.test_zoom_over_http import supplied_match
+from tests.store.support import ManualClock
+
+LATE_WEST = "9999-12-31T23:59:59-14:00"
+EARLY_EAST = "0001-01-01T00:00:00+14:00"
+BIG = str(2**63)
+NNT_ROUND = {
+    "prompt_text": "a 4-letter word with exactly 1 vowel",
+    "category_text": "consonants",
+    "category": {"kind": "letters", "letters": "consonants"},
+    "prompt": {"kind": "word", "length": 4, "vowels": 1, "free_letters": "AEIOU"},
+}
+
+
+def get(api: Api, route: str, who: str = "host", **params: str) -> httpx.Response:
+    url = f"/matches/{api.match_id}{route}"
+    response: httpx.Response = api.client.get(url, params=params, headers=api.auth(api.token(who)))
+    return response
+
+
+def clear(response: httpx.Response, status: int | None = None, code: str | None = None) -> None:
+    """A JSON error with a code and message, never 5xx (and the given status and code)."""
+    assert response.status_code < 500, (response.status_code, response.text)
+    if response.status_code >= 400:
+        body = response.json()
+        assert body["code"] and body["message"], response.text
+    if status is not None:
+        assert response.status_code == status, response.text
+    if code is not None:
+        assert response.json()["code"] == code, response.text
+
+
+def test_a_host_command_in_year_999_is_refused_or_every_read_still_answers(api: Api) -> None:
+    api.create()
+    posted = api.command("host", {"type": "start_round", "occurred_at": "0999-06-01T00:00:00Z"})
+    clear(posted)
+    for route in ("/events", "/state", "/timeline", "/verify", "/export", "/ludii"):
+        clear(get(api, route))
+    closed = api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    clear(closed)
+
+
+@pytest.mark.parametrize("moment", [LATE_WEST, EARLY_EAST])
+@pytest.mark.parametrize(
+    ("route", "param"),
+    [
+        ("/state", "at"),
+        ("/state", "known_at"),
+        ("/events", "known_at"),
+        ("/diff", "before"),
+        ("/diff", "after"),
+        ("/diff", "at"),
+        ("/timeline", "known_at"),
+    ],
+)
+def test_times_that_overflow_in_utc_are_refused(
+    api: Api, route: str, param: str, moment: str
+) -> None:
+    supplied_match(api)
+    params = {param: moment} | ({"before": "2024-01-01T00:00:00Z"} if param != "before" else {})
+    params = params if route == "/diff" else {param: moment}
+    clear(get(api, route, **params), 422)
+
+
+def test_a_no_not_that_state_at_the_end_of_time_answers(api: Api) -> None:
+    api.create(game="no_not_that", seats=["Alpha", "Beta"], config={"rounds": [NNT_ROUND]})
+    api.ok("host", {"type": "start_round", "round": 1})
+    clear(get(api, "/state", at="9999-12-31T23:59:59Z"))
+
+
+def test_a_naive_known_at_on_events_is_refused_like_the_others(api: Api) -> None:
+    supplied_match(api)
+    clear(get(api, "/events", known_at="2024-05-01T12:00:00"), 422, "naive_time")
+
+
+@pytest.mark.parametrize(
+    ("route", "param"),
+    [("/matches/{id}/events", "after_seq"), ("/feed", "after_position"), ("/matches", "offset")],
+)
+def test_integers_past_64_bits_are_refused(api: Api, route: str, param: str) -> None:
+    supplied_match(api)
+    token = OPERATOR if route == "/feed" else api.token("host")
+    url = route.replace("{id}", api.match_id)
+    clear(api.client.get(url, params={param: BIG}, headers=api.auth(token)), 422)
+
+
+def test_a_stream_after_a_seq_past_64_bits_is_refused(api: Api) -> None:
+    supplied_match(api)
+    clear(get(api, "/stream", after_seq=BIG), 422)
+
+
+def test_a_ruling_cannot_break_the_timeline(api: Api) -> None:
+    supplied_match(api)
+    api.clock.advance(5)
+    ruling = {"type": "end_round", "reason": "time", "at": "0001-01-01T00:00:00Z"}
+    clear(api.rule(ruling))
+    clear(get(api, "/timeline"))
+    clear(get(api, "/state"))
+
+
+def test_an_import_whose_salt_is_not_a_string_is_refused(api: Api) -> None:
+    supplied_match(api)
+    record = get(api, "/export").text.splitlines()
+    lines = [_with_number_salt(line) for line in record]
+    assert lines != record  # some envelope carried a salt
+    url, body = "/matches/import", "\n".join(lines) + "\n"
+    headers = api.auth(OPERATOR) | {"content-type": "application/x-ndjson"}
+    clear(api.client.post(url, content=body.encode(), headers=headers), 422)
+
+
+def _with_number_salt(line: str) -> str:
+    import json
+
+    data = json.loads(line)
+    if data.get("salt"):
+        data["salt"] = 12345
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_in_a_body_are_refused(api: Api, literal: str) -> None:
+    supplied_match(api)
+    before = api.last_seq()
+    at = api.clock.now.isoformat()
+    body = f'{{"type": "adjust_score", "seat": "alpha", "delta": {literal}, "reason": "x",'
+    body += f' "at": "{at}", "note": {literal}}}'
+    headers = api.auth(api.token("host")) | {"content-type": "application/json"}
+    url = f"/matches/{api.match_id}/rulings"
+    clear(api.client.post(url, content=body.encode(), headers=headers), 422)
+    assert api.last_seq() == before
+
+
+def test_an_oversized_chunked_body_is_413(api: Api) -> None:
+    supplied_match(api)
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"type": "buzz", "seat": "alpha", "pairs": [], "padding": "'
+        for _ in range(40):
+            yield b"x" * 10_000
+        yield b'"}'
+
+    headers = api.auth(api.token("alpha")) | {"content-type": "application/json"}
+    url = f"/matches/{api.match_id}/commands"
+    clear(api.client.post(url, content=chunks(), headers=headers), 413, "payload_too_large")
+
+
+def test_an_unhandled_error_answers_json_with_a_request_id(
+    database_url: str, clock: ManualClock
+) -> None:
+    app: FastAPI = make_app(database_url, clock)
+
+    @app.get("/boom")
+    def boom() -> dict[str, Any]:
+        raise RuntimeError("a bug")
+
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            response = client.get("/boom", headers={"x-request-id": "req-42"})
+    finally:
+        app.state.service.store.dispose()
+    assert response.status_code == 500
+    assert response.headers["content-type"].startswith("application/json"), response.text
+    body = response.json()
+    assert body["code"] == "internal_error" and body["message"], body
+    assert body["request_id"] == "req-42", body
+
+
+@pytest.mark.parametrize(
+    ("ruling", "code"),
+    [
+        ({"type": "void", "target_seq": 1, "reason": "x"}, "system_event"),
+        ({"type": "amend", "target_seq": 1, "outcome": {}, "reason": "x"}, "system_event"),
+        ({"type": "amend", "target_seq": 999, "outcome": {}, "reason": "x"}, "unknown_seq"),
+    ],
+)
+def test_rulings_on_system_or_unknown_events_are_refused(
+    api: Api, ruling: dict[str, Any], code: str
+) -> None:
+    supplied_match(api)
+    before = api.last_seq()
+    clear(api.rule(ruling), 422, code)
+    assert api.last_seq() == before
+
+
+def test_end_round_with_no_round_in_progress_is_refused(api: Api) -> None:
+    api.create()
+    before = api.last_seq()
+    ruling = {"type": "end_round", "reason": "x", "at": api.clock.now.isoformat()}
+    clear(api.rule(ruling), 409, "no_round_in_progress")
+    assert api.last_seq() == before
+
+
+def test_a_ruling_dated_in_the_future_is_refused(api: Api) -> None:
+    supplied_match(api)
+    before = api.last_seq()
+    ruling = {"type": "end_round", "reason": "x", "at": "2999-01-01T00:00:00Z"}
+    clear(api.rule(ruling), 422)
+    assert api.last_seq() == before
