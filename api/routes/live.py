@@ -17,12 +17,13 @@ from contextlib import suppress
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from adjudicator.kernel.decider import Viewer
 from api.deps import MaybeGrant, Service
+from api.params import MAX_SEQ, Seq
 from api.service import MatchService
 from api.wakeups import Wakeups
 from projections.views import event_view
@@ -37,11 +38,12 @@ async def stream(
     service: Service,
     match_id: str,
     grant: MaybeGrant,
-    after_seq: Annotated[int, Query(ge=0)] = 0,
+    after_seq: Seq = 0,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     match = await run_in_threadpool(service.match, match_id)
-    start = int(last_event_id) if last_event_id and last_event_id.isdigit() else after_seq
+    resumed = last_event_id and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ
+    start = int(last_event_id) if resumed and last_event_id else after_seq
     poll = request.app.state.settings.stream_poll_seconds
     feed = _feed(request, service, match_id, service.viewer(match, grant), start, poll)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

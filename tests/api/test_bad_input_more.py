@@ -106,7 +106,7 @@ def test_a_stream_after_a_seq_past_64_bits_is_refused(api: Api) -> None:
 def test_a_ruling_cannot_break_the_timeline(api: Api) -> None:
     supplied_match(api)
     api.clock.advance(5)
-    ruling = {"type": "end_round", "reason": "time", "at": "0001-01-01T00:00:00Z"}
+    ruling = {"type": "end_round", "reason": "time", "occurred_at": "0001-01-01T00:00:00Z"}
     clear(api.rule(ruling))
     clear(get(api, "/timeline"))
     clear(get(api, "/state"))
@@ -182,8 +182,8 @@ def test_an_unhandled_error_answers_json_with_a_request_id(
 @pytest.mark.parametrize(
     ("ruling", "code"),
     [
-        ({"type": "void", "target_seq": 1, "reason": "x"}, "system_event"),
-        ({"type": "amend", "target_seq": 1, "outcome": {}, "reason": "x"}, "system_event"),
+        ({"type": "void", "target_seq": 1, "reason": "x"}, "not_rulable"),
+        ({"type": "amend", "target_seq": 1, "outcome": {}, "reason": "x"}, "not_rulable"),
         ({"type": "amend", "target_seq": 999, "outcome": {}, "reason": "x"}, "unknown_seq"),
     ],
 )
@@ -199,7 +199,7 @@ def test_rulings_on_system_or_unknown_events_are_refused(
 def test_end_round_with_no_round_in_progress_is_refused(api: Api) -> None:
     api.create()
     before = api.last_seq()
-    ruling = {"type": "end_round", "reason": "x", "at": api.clock.now.isoformat()}
+    ruling = {"type": "end_round", "reason": "x", "occurred_at": api.clock.now.isoformat()}
     clear(api.rule(ruling), 409, "no_round_in_progress")
     assert api.last_seq() == before
 
@@ -207,6 +207,6 @@ def test_end_round_with_no_round_in_progress_is_refused(api: Api) -> None:
 def test_a_ruling_dated_in_the_future_is_refused(api: Api) -> None:
     supplied_match(api)
     before = api.last_seq()
-    ruling = {"type": "end_round", "reason": "x", "at": "2999-01-01T00:00:00Z"}
+    ruling = {"type": "end_round", "reason": "x", "occurred_at": "2999-01-01T00:00:00Z"}
     clear(api.rule(ruling), 422)
     assert api.last_seq() == before

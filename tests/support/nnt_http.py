@@ -42,6 +42,9 @@ def nnt_config() -> dict[str, Any]:
             "solution_seconds": 20, "extension_seconds": 15}  # fmt: skip
 
 
+MIN_TRACKED = 6
+
+
 @dataclass
 class Sealed:
     """Unique strings sealed by each seat, still secret at the real now."""
@@ -50,7 +53,10 @@ class Sealed:
     public: set[str] = field(default_factory=set)
 
     def seal(self, token: str, seat: str) -> None:
-        self.owner[token] = seat
+        """Track ``token`` as sealed by ``seat``: only the fresh 8-letter tokens, since a short
+        value (a letter, a digit) shows up in any response by accident."""
+        if len(token) >= MIN_TRACKED:
+            self.owner[token] = seat
 
     def hidden_from(self, viewer_seat: str | None) -> list[str]:
         return [t for t, s in self.owner.items() if s != viewer_seat and t not in self.public]
