@@ -8,6 +8,7 @@ set ``DATABASE_URL`` (e.g. ``postgresql+psycopg://user@host/db``) for PostgreSQL
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,18 +26,55 @@ def ensure_sqlite_directory(url: str) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    """Run the service: in this process, or as ``--workers N`` uvicorn worker processes (each
+    a replica building its app from the environment, where the CLI's overrides are passed)."""
     import uvicorn
-
-    from api.app import create_app
 
     overrides = {"database_url": args.database_url} if args.database_url else {}
     settings = Settings(**overrides)
     ensure_sqlite_directory(settings.database_url)
-    app = create_app(settings)
     host, port = args.host or settings.host, args.port or settings.port
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {_safe(settings)}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    if args.workers <= 1:
+        from api.app import create_app
+
+        app = create_app(settings)
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        return 0
+    prepare_store(settings)
+    os.environ.update(worker_environment(settings))
+    uvicorn.run(
+        "api.app:create_app_from_env",
+        factory=True,
+        workers=args.workers,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+    )
     return 0
+
+
+def prepare_store(settings: Settings) -> None:
+    """Once, before the workers start: upgrade the schema and register (or create and print)
+    the operator token, so the workers neither race on migrations nor each create a token."""
+    from api.app import ensure_operator_token
+    from events import EventStore
+    from events.migrate import upgrade
+
+    if settings.upgrade_on_start:
+        upgrade(settings.database_url)
+    store = EventStore.from_url(settings.database_url)
+    try:
+        ensure_operator_token(store, settings.operator_token)
+    finally:
+        store.dispose()
+
+
+def worker_environment(settings: Settings) -> dict[str, str]:
+    """The environment the workers read their ``Settings()`` from: the CLI's database URL and
+    no second upgrade (done once by :func:`prepare_store`)."""
+    return {"DATABASE_URL": settings.database_url, "ADJUDICATOR_UPGRADE_ON_START": "false"}
 
 
 def _safe(settings: Settings) -> str:
@@ -124,6 +162,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--host")
     run.add_argument("--port", type=int)
     run.add_argument("--database-url", help="overrides DATABASE_URL")
+    run.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes, each a replica"
+    )
     run.set_defaults(func=serve)
     db = sub.add_parser("db", help="database tasks")
     db_sub = db.add_subparsers(dest="db_command", required=True)
