@@ -124,21 +124,24 @@ class Subscription:
     def __init__(self, hub: MatchHub, woken: asyncio.Event) -> None:
         self.hub = hub
         self.woken = woken
+        self.joined = False  # the first batch always comes from the store: fresh at connect
 
     def next_batch(self, seq: int) -> list[StoredEvent]:
         """The events after ``seq`` the stream should send next (blocking: run it in a thread
         when the window does not cover ``seq``): from the shared window, or one page of the
         store."""
-        shared = self.hub.take(seq)
+        shared = self.hub.take(seq) if self.joined else None
         if shared is not None:
             return shared
         page = self.hub.reader(self.hub.match_id, after_seq=seq, to_seq=seq + PAGE)
         if len(page) < PAGE:
             self.hub.caught_up(page[-1].seq if page else seq)
+            self.joined = True
         return page
 
     def covered(self, seq: int) -> bool:
-        return self.hub.take(seq) is not None
+        """Whether :meth:`next_batch` would answer from the shared window (without I/O)."""
+        return self.joined and self.hub.take(seq) is not None
 
     async def wait(self, timeout: float) -> None:
         """Until the hub has new events or ``timeout`` passes; then ask for a poll read."""
