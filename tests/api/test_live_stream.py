@@ -169,8 +169,13 @@ def test_the_streams_of_a_match_share_one_store_read_per_append(
         supplied_match(api)
         viewers = ["", "host", "alpha", "beta", "auditor", ""]
         seen, threads = _open_streams(api, viewers, after_seq=3)
-        hub = lambda: app.state.wakeups.hub(api.match_id)  # noqa: E731
-        _wait_for(lambda: hub() is not None and len(hub().subscribers) == len(viewers))
+        hubs: wakeups.Wakeups = app.state.wakeups
+
+        def joined() -> bool:
+            hub = hubs.hub(api.match_id)
+            return hub is not None and len(hub.subscribers) == len(viewers)
+
+        _wait_for(joined)
         _wait_for(lambda: len(reader.spans) >= len(viewers))  # each caught up once
         appends = 0
         for seat, cell in (("alpha", "a1"), ("beta", "b2"), ("alpha", "c3"), ("beta", "d4")):
