@@ -3,10 +3,12 @@ and with N workers), a command's latency under open live streams, memory of repl
 
 from __future__ import annotations
 
-import asyncio
-import threading
+import select
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +27,8 @@ from infra.bench.service import (
     timed,
 )
 from infra.bench.table import Row, median_of, repeated
+
+WATCH = Path(__file__).with_name("watch.py")
 
 
 @dataclass
@@ -111,40 +115,26 @@ def workers(bench: Bench) -> list[Row]:
     return rows
 
 
-async def _watch(base: str, match_id: str, after: int, count: int, opened: threading.Event) -> int:
-    """``count`` streams of ``match_id`` until they end; sets ``opened`` once all answered."""
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    timeout = httpx.Timeout(300, connect=60)
-    received = 0
-    answered = 0
-
-    async def one(client: httpx.AsyncClient) -> None:
-        nonlocal received, answered
-        params = {"after_seq": after}
-        async with client.stream("GET", f"/matches/{match_id}/stream", params=params) as reply:
-            answered += 1
-            if answered == count:
-                opened.set()
-            async for line in reply.aiter_lines():
-                received += line.startswith("id: ")
-
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as client:
-        await asyncio.gather(*(one(client) for _ in range(count)))
-    return received
-
-
 class Streams:
-    """Streams opened in a thread of their own (one asyncio loop)."""
+    """Live streams opened by a process of their own (``infra/bench/watch.py``), so reading
+    them takes no CPU from the harness's timing thread."""
 
     def __init__(self, base: str, match_id: str, after: int, count: int) -> None:
-        self.opened = threading.Event()
-        self.received = 0
-        args = (base, match_id, after, count, self.opened)
-        self.thread = threading.Thread(target=self._run, args=args, daemon=True)
-        self.thread.start()
+        cmd = [sys.executable, str(WATCH), base, match_id, str(after), str(count)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
 
-    def _run(self, *args: Any) -> None:
-        self.received = asyncio.run(_watch(*args))
+    def opened(self, timeout: float = 120) -> None:
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready or self.proc.stdout.readline().strip() != "open":
+            raise RuntimeError("the streams did not open")
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def received(self, timeout: float = 300) -> int:
+        out, _ = self.proc.communicate(timeout=timeout)
+        return int(out.split()[-1])
 
 
 def _command_p50(server: Server, client: httpx.Client, match_id: str, tokens: Any, n: int) -> float:
@@ -170,16 +160,15 @@ def streams(bench: Bench) -> list[Row]:
         client.post(commands, json={"type": "start_round"}, headers=host).raise_for_status()
         quiet = _command_p50(server, client, match.match_id, match.tokens, n)
         watching = Streams(server.base, match.match_id, 3 + n, count)
-        if not watching.opened.wait(timeout=120):
-            raise RuntimeError("the streams did not open")
+        watching.opened()
         time.sleep(1.0)
         busy = _command_p50(server, client, match.match_id, match.tokens, n)
         client.post(f"/matches/{match.match_id}/close", headers=host).raise_for_status()
-        watching.thread.join(timeout=120)
+        received = watching.received()
     label = f"command p50 with {count} open live streams on its match"
     return [
         Row(label, busy, "ms", quiet, "0 streams"),
-        Row(f"events delivered to the {count} streams", watching.received, "", (n + 1) * count,
+        Row(f"events delivered to the {count} streams", received, "", (n + 1) * count,
             "expected"),
     ]  # fmt: skip
 
@@ -198,13 +187,15 @@ def memory(bench: Bench) -> list[Row]:
         client.post(f"/matches/{match.match_id}/close", headers=host).raise_for_status()
         before = server.rss_mb()
         watching = Streams(server.base, match.match_id, 0, count)
+        watching.opened()
         peak = before
-        while watching.thread.is_alive():
+        while watching.alive():
             peak = max(peak, server.rss_mb())
             time.sleep(0.02)
+        received = watching.received()
     total = events + 5
     return [
         Row(f"resident memory, {count} streams replaying a {events:,}-event match", peak, "MB",
             before, "server before the streams"),
-        Row("events delivered to those streams", watching.received, "", total * count, "expected"),
+        Row("events delivered to those streams", received, "", total * count, "expected"),
     ]  # fmt: skip

@@ -70,7 +70,7 @@ def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Se
         "ADJUDICATOR_STREAM_POLL_SECONDS": str(poll),
     }
     cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
-    cmd += ["--workers", str(workers)]
+    cmd += ["--workers", str(workers)] if workers > 1 else []
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     server = Server(f"http://127.0.0.1:{port}", proc)
     try:
