@@ -104,7 +104,7 @@ def growth(bench: Bench) -> list[Row]:
     """Command and state latency at 100 ... 50,000 events, live and host-entered."""
     sizes = [100, 1_000] if bench.quick else [100, 1_000, 10_000]
     sizes += [50_000] if bench.big else []
-    n = 10 if bench.quick else 30
+    n = 5 if bench.quick else 10
     url = bench.pg_url or bench.sqlite_url
     found: dict[int, dict[str, float]] = {}
     with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:

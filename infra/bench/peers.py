@@ -23,8 +23,12 @@ from sqlalchemy.pool import NullPool
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "bench"
 VENV = Path(tempfile.gettempdir()) / "peers-venv"
-QUICK = {"BENCH_REPS": "1", "BENCH_N_SINGLE": "300", "BENCH_N_NOCACHE": "100",
-         "BENCH_N_CONC_EACH": "150"}  # fmt: skip
+QUICK = {
+    "BENCH_REPS": "1",
+    "BENCH_N_SINGLE": "300",
+    "BENCH_N_NOCACHE": "100",
+    "BENCH_N_CONC_EACH": "150",
+}  # small sizes; the environment's own values win
 
 
 def available() -> bool:
@@ -62,7 +66,7 @@ def ensure_bench_database(server_url: str) -> None:
 def run_peer(script: str, quick: bool) -> dict[str, float]:
     """Run ``peers/<script>.py`` and return its medians (progress goes to our stderr)."""
     python = ensure_venv()
-    env = {**os.environ, **(QUICK if quick else {})}
+    env = {**(QUICK if quick else {}), **os.environ}
     path = SHARED / "peers" / f"{script}.py"
     done = subprocess.run(
         [str(python), str(path)], env=env, stdout=subprocess.PIPE, check=True, text=True

@@ -60,6 +60,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--big", action="store_true", help="add 50,000 events to the growth")
     parser.add_argument("--reps", type=int, help="repetitions of the HTTP loads (default 3)")
     parser.add_argument("--workers", default="1,2,4", help="worker counts for 'workers'")
+    parser.add_argument("--peer-reps", type=int, help="repetitions of each peer (default 3)")
     return parser.parse_args(argv)  # fmt: skip
 
 
@@ -67,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
     chosen = args.only or list(FIGURES)
     server = os.environ.get("DATABASE_URL")
+    if args.peer_reps:
+        os.environ["BENCH_REPS"] = str(args.peer_reps)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, figures: {', '.join(chosen)}")
     with ExitStack() as stack:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
