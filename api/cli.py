@@ -25,6 +25,14 @@ def ensure_sqlite_directory(url: str) -> None:
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
 
 
+# open live streams never end by themselves: a stop waits this long for them, then closes them
+UVICORN: dict[str, Any] = {
+    "log_level": "warning",
+    "access_log": False,
+    "timeout_graceful_shutdown": 5,
+}
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the service: in this process, or as ``--workers N`` uvicorn worker processes (each
     a replica building its app from the environment, where the CLI's overrides are passed)."""
@@ -39,7 +47,7 @@ def serve(args: argparse.Namespace) -> int:
         from api.app import create_app
 
         app = create_app(settings)
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+        uvicorn.run(app, host=host, port=port, **UVICORN)
         return 0
     prepare_store(settings)
     os.environ.update(worker_environment(settings))
@@ -49,8 +57,7 @@ def serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         host=host,
         port=port,
-        log_level="warning",
-        access_log=False,
+        **UVICORN,
     )
     return 0
 

@@ -88,8 +88,14 @@ def main(argv: list[str] | None = None) -> int:
         for name in chosen:
             began = time.monotonic()
             print(f"[{name}] ...", file=sys.stderr, flush=True)
-            rows += FIGURES[name](bench)
-            print(f"[{name}] {time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
+            try:
+                got = FIGURES[name](bench)
+            except Exception as error:  # one broken figure never loses the others
+                print(f"[{name}] failed: {error!r}", file=sys.stderr, flush=True)
+                continue
+            rows += got
+            took = time.monotonic() - began
+            print(f"[{name}] {took:.0f} s\n{render(got)}", file=sys.stderr, flush=True)
     print(render(rows))
     return 0
 
