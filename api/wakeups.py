@@ -5,14 +5,15 @@ Any thread that learns of an append (this process's store, or the PostgreSQL lis
 appends made by other replicas) calls :meth:`Wakeups.wake`. The match's :class:`MatchHub`, if
 some stream is open on it, then reads the store's tail once, in a thread of its own, keeps the
 events in a window of the last ``WINDOW`` and wakes every subscriber; each subscriber takes the
-events after its own seq from that window and redacts them for its viewer. A subscriber behind
-the window (a replay from an old seq, or a slow client) reads the store itself in pages of
-``PAGE`` events.
+events after its own seq from that window, redacted for its viewer (each rendering is made once
+per viewer and shared by the streams of that viewer). A subscriber behind the window (a replay
+from an old seq, or a slow client) reads the store itself in pages of ``PAGE`` events.
 
-Memory bound: per match with open streams, at most ``WINDOW`` events in the window; per stream,
-at most one page of ``PAGE`` events in hand. A hub is dropped with its last subscriber. Wake-ups
-carry no data and readers catch up by seq, so a lost one only delays an update until the next
-poll (:meth:`Subscription.poll`, which re-reads only when the window is older than the poll).
+Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
+``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
+dropped with its last subscriber. Wake-ups carry no data and readers catch up by seq, so a lost
+one only delays an update until the next poll (:meth:`Subscription.wait` asks for a read when
+it times out, made only if the window is older than the poll interval).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 
@@ -31,6 +32,7 @@ from events import StoredEvent
 
 PAGE = 500
 WINDOW = 500
+RENDERED = 4 * WINDOW
 Reader = Callable[..., list[StoredEvent]]  # EventStore.read(match_id, after_seq=, to_seq=)
 log = structlog.get_logger("api.live")
 
@@ -49,6 +51,7 @@ class MatchHub:
         self._stale = False
         self._reading = False
         self._lock = threading.Lock()
+        self._rendered: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
 
     def take(self, seq: int) -> list[StoredEvent] | None:
         """The window's events after ``seq``; None when the window does not reach back to
@@ -62,6 +65,20 @@ class MatchHub:
             if first > seq + 1:
                 return None
             return list(islice(self.window, seq + 1 - first, None))  # seqs are contiguous
+
+    def rendered(self, event: StoredEvent, viewer: Hashable, render: Callable[[], str]) -> str:
+        """``render()`` of ``event`` for ``viewer``, computed once for every stream of the same
+        viewer (the last ``RENDERED`` renderings are kept)."""
+        key = (event.seq, viewer)
+        with self._lock:
+            text = self._rendered.get(key)
+        if text is None:
+            text = render()
+            with self._lock:
+                self._rendered[key] = text
+                while len(self._rendered) > RENDERED:
+                    self._rendered.popitem(last=False)
+        return text
 
     def caught_up(self, seq: int) -> None:
         """A subscriber read the store up to ``seq``: an empty window may start from there."""

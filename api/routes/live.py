@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
@@ -26,6 +27,7 @@ from adjudicator.kernel.decider import Viewer
 from api.deps import MaybeGrant, Service
 from api.service import MatchService
 from api.wakeups import Wakeups
+from events import StoredEvent
 from projections.views import event_view
 
 router = APIRouter(tags=["live"])
@@ -66,8 +68,7 @@ async def _feed(
             else:
                 batch = await run_in_threadpool(subscription.next_batch, seq)
             for event in batch:
-                data = json.dumps(event_view(event, viewer), separators=(",", ":"))
-                yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
+                yield subscription.hub.rendered(event, viewer, partial(_message, event, viewer))
                 seq = event.seq
                 if event.type == "match.closed":
                     return
@@ -78,3 +79,8 @@ async def _feed(
                 quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
             await subscription.wait(poll)
+
+
+def _message(event: StoredEvent, viewer: Viewer) -> str:
+    data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+    return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
