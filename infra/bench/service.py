@@ -4,6 +4,7 @@ fast by writing host-entered events through ``EventStore`` directly (one batch p
 from __future__ import annotations
 
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -71,14 +72,25 @@ def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Se
     }
     cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
     cmd += ["--workers", str(workers)] if workers > 1 else []
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, start_new_session=True
+    )
     server = Server(f"http://127.0.0.1:{port}", proc)
     try:
         _wait_ready(server)
         yield server
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server and its workers (its own process group); SIGKILL after 30 s."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def _wait_ready(server: Server) -> None:
