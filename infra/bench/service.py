@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -85,11 +85,13 @@ def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Se
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM the server and its workers (its own process group); SIGKILL after 30 s."""
-    os.killpg(proc.pid, signal.SIGTERM)
+    with suppress(ProcessLookupError):  # already gone
+        os.killpg(proc.pid, signal.SIGTERM)
     try:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
 
 
