@@ -33,6 +33,12 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def create_app_from_env() -> FastAPI:
+    """The app built from ``Settings()`` alone (the environment): the factory uvicorn imports
+    in each worker process of ``serve --workers N``."""
+    return create_app(Settings())
+
+
 def create_app(
     settings: Settings | None = None,
     *,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,20 +26,65 @@ def ensure_sqlite_directory(url: str) -> None:
         Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
 
 
-def serve(args: argparse.Namespace) -> int:
-    import uvicorn
+# open live streams never end by themselves: a stop waits this long for them, then closes them
+UVICORN: dict[str, Any] = {
+    "log_level": "warning",
+    "access_log": False,
+    "timeout_graceful_shutdown": 5,
+}
 
-    from api.app import create_app
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the service: in this process, or as ``--workers N`` uvicorn worker processes (each
+    a replica building its app from the environment, where the CLI's overrides are passed)."""
+    import uvicorn
 
     overrides = {"database_url": args.database_url} if args.database_url else {}
     settings = Settings(**overrides)
     ensure_sqlite_directory(settings.database_url)
-    app = create_app(settings)
     host, port = args.host or settings.host, args.port or settings.port
     store = _safe_url(settings.database_url)
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    if args.workers <= 1:
+        from api.app import create_app
+
+        app = create_app(settings)
+        uvicorn.run(app, host=host, port=port, **UVICORN)
+        return 0
+    prepare_store(settings)
+    os.environ.update(worker_environment(settings))
+    uvicorn.run(
+        "api.app:create_app_from_env",
+        factory=True,
+        workers=args.workers,
+        host=host,
+        port=port,
+        **UVICORN,
+    )
     return 0
+
+
+def prepare_store(settings: Settings) -> None:
+    """Once, before the workers start: upgrade the schema (as its owner) and register (or
+    create and print) the operator token, so the workers neither race on migrations nor each
+    create a token."""
+    from api.app import ensure_operator_token
+    from events import EventStore
+    from events.migrate import upgrade
+
+    if settings.upgrade_on_start:
+        upgrade(settings.migration_url, service_role=settings.service_role)
+    store = EventStore.from_url(settings.database_url)
+    try:
+        ensure_operator_token(store, settings.operator_token)
+    finally:
+        store.dispose()
+
+
+def worker_environment(settings: Settings) -> dict[str, str]:
+    """The environment the workers read their ``Settings()`` from: the CLI's database URL and
+    no second upgrade (done once by :func:`prepare_store`)."""
+    return {"DATABASE_URL": settings.database_url, "ADJUDICATOR_UPGRADE_ON_START": "false"}
 
 
 def db_upgrade(args: argparse.Namespace) -> int:
@@ -171,6 +217,9 @@ def _serve_parser(sub: Any) -> None:
     run.add_argument("--host")
     run.add_argument("--port", type=at_least(1, 65535))
     run.add_argument("--database-url", help="overrides DATABASE_URL")
+    run.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes, each a replica"
+    )
     run.set_defaults(func=serve)
 
 

@@ -1,39 +1,205 @@
-"""In-process wake-ups for live streams: a stream waits on its match's event, and any thread
-that learns of an append (this process's store, or the PostgreSQL listener for appends made by
-other replicas) wakes every stream of that match."""
+"""Live fan-out: one store read per append per match, shared by every stream of that match in
+this process.
+
+Any thread that learns of an append (this process's store, or the PostgreSQL listener for
+appends made by other replicas) calls :meth:`Wakeups.wake`. The match's :class:`MatchHub`, if
+some stream is open on it, then reads the store's tail once, in a thread of its own, keeps the
+events in a window of the last ``WINDOW`` and wakes every subscriber; each subscriber takes the
+events after its own seq from that window, redacted for its viewer (each rendering is made once
+per viewer and shared by the streams of that viewer). A subscriber behind the window (a replay
+from an old seq, or a slow client) reads the store itself in pages of ``PAGE`` events.
+
+Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
+``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
+dropped with its last subscriber. Wake-ups carry no data and readers catch up by seq, so a lost
+one only delays an update until the next poll (:meth:`Subscription.wait` asks for a read when
+it times out, made only if the window is older than the poll interval).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from itertools import islice
+
+import structlog
+
+from events import StoredEvent
+
+PAGE = 500
+WINDOW = 500
+RENDERED = 4 * WINDOW
+Reader = Callable[..., list[StoredEvent]]  # EventStore.read(match_id, after_seq=, to_seq=)
+log = structlog.get_logger("api.live")
+
+
+class MatchHub:
+    """One match's shared tail in this process: a window of recent events, read once for all."""
+
+    def __init__(self, match_id: str, reader: Reader) -> None:
+        self.match_id = match_id
+        self.reader = reader
+        self.subscribers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+        self.window: deque[StoredEvent] = deque(maxlen=WINDOW)
+        self.head: int | None = None  # the tail is read up to seq ``head`` (None: not yet)
+        self.reads = 0  # store reads made for the whole hub (shared by every subscriber)
+        self._read_at = 0.0
+        self._stale = False
+        self._reading = False
+        self._lock = threading.Lock()
+        self._rendered: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
+
+    def take(self, seq: int) -> list[StoredEvent] | None:
+        """The window's events after ``seq``; None when the window does not reach back to
+        ``seq + 1`` (the caller reads the store itself)."""
+        with self._lock:
+            if self.head is None:
+                return None
+            if seq >= self.head:
+                return []
+            first = self.window[0].seq if self.window else self.head + 1
+            if first > seq + 1:
+                return None
+            return list(islice(self.window, seq + 1 - first, None))  # seqs are contiguous
+
+    def rendered(self, event: StoredEvent, viewer: Hashable, render: Callable[[], str]) -> str:
+        """``render()`` of ``event`` for ``viewer``, computed once for every stream of the same
+        viewer (the last ``RENDERED`` renderings are kept)."""
+        key = (event.seq, viewer)
+        with self._lock:
+            text = self._rendered.get(key)
+        if text is None:
+            text = render()
+            with self._lock:
+                self._rendered[key] = text
+                while len(self._rendered) > RENDERED:
+                    self._rendered.popitem(last=False)
+        return text
+
+    def caught_up(self, seq: int) -> None:
+        """A subscriber read the store up to ``seq``: an empty window may start from there."""
+        with self._lock:
+            if not self.window and (self.head is None or seq > self.head):
+                self.head = seq
+
+    def wake(self, max_age: float | None = None) -> None:
+        """Thread-safe: read the tail (in a thread of its own) and wake every subscriber; with
+        ``max_age``, only if the last read is older than that (a poll)."""
+        with self._lock:
+            if max_age is not None and time.monotonic() - self._read_at < max_age:
+                return
+            self._stale = True
+            if self._reading:
+                return
+            self._reading = True
+        threading.Thread(target=self._drain, name="live-hub", daemon=True).start()
+
+    def _drain(self) -> None:
+        try:
+            while self._read_once():
+                self._notify()
+        except Exception:  # the store is unreachable: the next wake or poll tries again
+            log.exception("live_read_failed", match_id=self.match_id)
+        finally:
+            with self._lock:
+                self._reading = False
+
+    def _read_once(self) -> bool:
+        """One page of the tail into the window; False when nothing was stale."""
+        with self._lock:
+            if not self._stale:
+                return False
+            self._stale, head = False, self.head
+        if head is None:  # no subscriber has caught up yet: each reads the store itself
+            return True
+        page = self.reader(self.match_id, after_seq=head, to_seq=head + PAGE)
+        self.reads += 1
+        with self._lock:
+            self._read_at = time.monotonic()
+            known = self.head if self.head is not None else head
+            fresh = [event for event in page if event.seq > known]
+            self.window.extend(fresh)
+            self.head = fresh[-1].seq if fresh else known
+            self._stale = self._stale or len(page) == PAGE
+        return True
+
+    def _notify(self) -> None:
+        with self._lock:
+            subscribers = list(self.subscribers)
+        for loop, event in subscribers:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(event.set)
+
+
+class Subscription:
+    """One stream's hold on its match's hub (used from the stream's coroutine)."""
+
+    def __init__(self, hub: MatchHub, woken: asyncio.Event) -> None:
+        self.hub = hub
+        self.woken = woken
+        self.joined = False  # the first batch always comes from the store: fresh at connect
+
+    def next_batch(self, seq: int) -> list[StoredEvent]:
+        """The events after ``seq`` the stream should send next (blocking: run it in a thread
+        when the window does not cover ``seq``): from the shared window, or one page of the
+        store."""
+        shared = self.hub.take(seq) if self.joined else None
+        if shared is not None:
+            return shared
+        page = self.hub.reader(self.hub.match_id, after_seq=seq, to_seq=seq + PAGE)
+        if len(page) < PAGE:
+            self.hub.caught_up(page[-1].seq if page else seq)
+            self.joined = True
+        return page
+
+    def covered(self, seq: int) -> bool:
+        """Whether :meth:`next_batch` would answer from the shared window (without I/O)."""
+        return self.joined and self.hub.take(seq) is not None
+
+    async def wait(self, timeout: float) -> None:
+        """Until the hub has new events or ``timeout`` passes; then ask for a poll read."""
+        try:
+            await asyncio.wait_for(self.woken.wait(), timeout=timeout)
+        except TimeoutError:
+            self.hub.wake(max_age=timeout)
+        self.woken.clear()
 
 
 class Wakeups:
+    """The hubs of this process, one per match with open streams."""
+
     def __init__(self) -> None:
-        self._waiting: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = {}
+        self._hubs: dict[str, MatchHub] = {}
         self._lock = threading.Lock()
 
     @contextmanager
-    def subscription(self, match_id: str) -> Iterator[asyncio.Event]:
-        """An event set whenever ``match_id`` may have new events (call from a coroutine)."""
+    def subscription(self, match_id: str, reader: Reader) -> Iterator[Subscription]:
+        """Join ``match_id``'s hub (created on first use) for the life of a stream (call from a
+        coroutine); ``reader`` reads the store (``EventStore.read``)."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
-            self._waiting.setdefault(match_id, set()).add(entry)
+            hub = self._hubs.setdefault(match_id, MatchHub(match_id, reader))
+            with hub._lock:
+                hub.subscribers.add(entry)
         try:
-            yield entry[1]
+            yield Subscription(hub, entry[1])
         finally:
-            with self._lock:
-                waiting = self._waiting.get(match_id, set())
-                waiting.discard(entry)
-                if not waiting:
-                    self._waiting.pop(match_id, None)
+            with self._lock, hub._lock:
+                hub.subscribers.discard(entry)
+                if not hub.subscribers:
+                    self._hubs.pop(match_id, None)
+
+    def hub(self, match_id: str) -> MatchHub | None:
+        with self._lock:
+            return self._hubs.get(match_id)
 
     def wake(self, match_id: str) -> None:
-        """Thread-safe: wake every stream waiting on ``match_id``."""
-        with self._lock:
-            entries = list(self._waiting.get(match_id, ()))
-        for loop, event in entries:
-            if not loop.is_closed():
-                loop.call_soon_threadsafe(event.set)
+        """Thread-safe and cheap (never reads in the caller's thread): every stream of
+        ``match_id`` in this process will see the new events after one shared read."""
+        hub = self.hub(match_id)
+        if hub is not None:
+            hub.wake()

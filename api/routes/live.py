@@ -3,17 +3,19 @@
 ``GET /matches/{id}/stream`` sends every event after ``after_seq`` (or the ``Last-Event-ID`` a
 reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
 by seq, so however an update is delayed none is lost; any replica can serve any client, since
-each reads the shared store. A stream is woken at once by an append in this process, or on
-PostgreSQL by the NOTIFY of an append in any replica; it re-reads every ``stream_poll_seconds``
-in any case. The stream ends after the ``match.closed`` event.
+each reads the shared store. The streams of a match in this process share one read of the store
+per append (see :mod:`api.wakeups`): woken at once by an append in this process, or on PostgreSQL
+by the NOTIFY of an append in any replica, and re-read at least every ``stream_poll_seconds``.
+A replay from an old seq reads the store in pages of ``api.wakeups.PAGE`` events, so memory per
+stream stays bounded whatever the match's length. The stream ends after the ``match.closed``
+event.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
-from contextlib import suppress
 from functools import partial
 from typing import Annotated
 
@@ -26,6 +28,7 @@ from api.deps import MaybeGrant, Service
 from api.params import MAX_SEQ, Seq
 from api.service import MatchService
 from api.wakeups import Wakeups
+from events import StoredEvent
 from projections.views import event_view
 
 router = APIRouter(tags=["live"])
@@ -58,21 +61,28 @@ async def _feed(
     seq: int,
     poll: float,
 ) -> AsyncIterator[str]:
-    idle = 0.0
     wakeups: Wakeups = request.app.state.wakeups
-    with wakeups.subscription(match_id) as woken:
+    quiet_since = time.monotonic()
+    with wakeups.subscription(match_id, service.store.read) as subscription:
         while not await request.is_disconnected():
-            woken.clear()
-            batch = await run_in_threadpool(partial(service.store.read, match_id, after_seq=seq))
+            if subscription.covered(seq):
+                batch = subscription.next_batch(seq)  # from the shared window: no I/O
+            else:
+                batch = await run_in_threadpool(subscription.next_batch, seq)
             for event in batch:
-                data = json.dumps(event_view(event, viewer), separators=(",", ":"))
-                yield f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
+                yield subscription.hub.rendered(event, viewer, partial(_message, event, viewer))
                 seq = event.seq
                 if event.type == "match.closed":
                     return
-            idle = 0.0 if batch else idle + poll
-            if idle >= KEEP_ALIVE_SECONDS:
-                idle = 0.0
+            if batch:
+                quiet_since = time.monotonic()
+                continue
+            if time.monotonic() - quiet_since >= KEEP_ALIVE_SECONDS:
+                quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
-            with suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), timeout=poll)
+            await subscription.wait(poll)
+
+
+def _message(event: StoredEvent, viewer: Viewer) -> str:
+    data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+    return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"

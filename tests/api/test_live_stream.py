@@ -10,15 +10,20 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api import wakeups
+from events import NewEvent
 from tests.api.conftest import Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match
 from tests.store.support import ManualClock
 
 
-def read_stream(api: Api, who: str = "", **params: Any) -> list[tuple[str, str, Any]]:
+def read_stream(
+    api: Api, who: str = "", into: list[tuple[str, str, Any]] | None = None, **params: Any
+) -> list[tuple[str, str, Any]]:
+    """The stream's events until it ends, each added to ``into`` (when given) as it arrives."""
     headers = api.auth(api.token(who)) if who else {}
     url = f"/matches/{api.match_id}/stream"
-    received: list[tuple[str, str, Any]] = []
+    received: list[tuple[str, str, Any]] = [] if into is None else into
     with api.client.stream("GET", url, params=params, headers=headers) as response:
         assert response.headers["content-type"].startswith("text/event-stream")
         fields: dict[str, str] = {}
@@ -113,3 +118,110 @@ def test_an_append_in_one_replica_wakes_streams_in_another(
             app.state.service.store.dispose()
     assert [kind for _, kind, _ in seen] == ["zoom.buzzed", "match.closed"]
     assert took < 10
+
+
+class CountingReader:
+    """Wraps ``EventStore.read`` and records the seq span of every read a stream makes (the
+    streams' reads name ``to_seq``; the commands' reads of the tail do not)."""
+
+    def __init__(self, read: Any) -> None:
+        self.read = read
+        self.spans: list[tuple[str, int]] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, match_id: str, **kwargs: Any) -> Any:
+        if kwargs.get("to_seq") is not None:
+            with self._lock:
+                span = kwargs["to_seq"] - kwargs.get("after_seq", 0)
+                self.spans.append((threading.current_thread().name, span))
+        return self.read(match_id, **kwargs)
+
+    def by_hub(self) -> int:
+        return sum(name == "live-hub" for name, _ in self.spans)
+
+
+def _wait_for(condition: Any, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def _open_streams(api: Api, viewers: list[str], after_seq: int) -> tuple[list[Any], list[Any]]:
+    seen: list[list[tuple[str, str, Any]]] = [[] for _ in viewers]
+    threads = [
+        threading.Thread(target=read_stream, args=(api, w, s), kwargs={"after_seq": after_seq})
+        for s, w in zip(seen, viewers, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    return seen, threads
+
+
+def test_the_streams_of_a_match_share_one_store_read_per_append(
+    database_url: str, clock: ManualClock
+) -> None:
+    app = make_app(database_url, clock, stream_poll_seconds=30)
+    store = app.state.service.store
+    reader = store.read = CountingReader(store.read)
+    with TestClient(app) as client:
+        api = Api(client, clock)
+        supplied_match(api)
+        viewers = ["", "host", "alpha", "beta", "auditor", ""]
+        seen, threads = _open_streams(api, viewers, after_seq=3)
+        hubs: wakeups.Wakeups = app.state.wakeups
+
+        def joined() -> bool:
+            hub = hubs.hub(api.match_id)
+            return hub is not None and len(hub.subscribers) == len(viewers)
+
+        _wait_for(joined)
+        _wait_for(lambda: len(reader.spans) >= len(viewers))  # each caught up once
+        appends = 0
+        for seat, cell in (("alpha", "a1"), ("beta", "b2"), ("alpha", "c3"), ("beta", "d4")):
+            clock.advance(10)
+            api.ok(seat, buzz(seat, "A", cell))
+            appends += 1
+            _wait_for(lambda n=appends: all(len(s) >= n for s in seen))
+        api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+        for thread in threads:
+            thread.join(timeout=20)
+    store.dispose()
+    assert all([kind for _, kind, _ in s][-1] == "match.closed" for s in seen)
+    assert all(len(s) == 5 for s in seen)
+    assert 1 <= reader.by_hub() <= 2 * (appends + 1)  # not one per stream and append
+    assert len(reader.spans) - reader.by_hub() == len(viewers)  # the first catch-up only
+
+
+def test_streams_sharing_a_read_each_see_only_what_their_viewer_may(api: Api) -> None:
+    supplied_match(api)
+    seen, threads = _open_streams(api, ["", "host"], after_seq=0)
+    time.sleep(0.3)
+    api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    for thread in threads:
+        thread.join(timeout=20)
+    spectator, host = seen
+    assert spectator[1][1] == host[1][1] == "match.seeded"
+    assert spectator[1][2]["payload"] is None
+    assert isinstance(host[1][2]["payload"]["seed"], int)
+
+
+def test_a_replay_from_an_old_seq_reads_the_store_in_bounded_pages(
+    api: Api, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(wakeups, "PAGE", 100)
+    monkeypatch.setattr(wakeups, "WINDOW", 100)
+    supplied_match(api)
+    store = app.state.service.store
+    at = api.clock.now
+    for first in range(4, 1204, 300):
+        events = [
+            NewEvent("zoom.buzzed", "seat:alpha", at, {"seat": "alpha", "n": n}) for n in range(300)
+        ]
+        store.append(api.match_id, first - 1, events)
+    store.append(api.match_id, 1203, [NewEvent("match.closed", "host", at, {"result": None})])
+    reader = store.read = CountingReader(store.read)
+    everything = read_stream(api, after_seq=0)
+    assert [int(seq) for seq, _, _ in everything] == list(range(1, 1205))
+    assert reader.spans and max(span for _, span in reader.spans) <= 100
+    assert len(reader.spans) >= 12

@@ -1,0 +1,147 @@
+"""Figures over long matches (built through the store, read over HTTP): state at a time, as
+known before a ruling, timeline and diff; the growth table; verify + re-fold; Zombego."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import httpx
+
+from adjudicator.games.zombego.model import Rules
+from events import EventStore
+from infra.bench.figures_http import Bench
+from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
+from infra.bench.table import Row
+from infra.bench.zombego_bench import bench_playouts
+
+REPEATS = 5
+
+
+def _built(client: httpx.Client, url: str, events: int) -> tuple[Match, float]:
+    store = EventStore.from_url(url)
+    try:
+        began = time.perf_counter()
+        match = long_match(client, store, events)
+        return match, time.perf_counter() - began
+    finally:
+        store.dispose()
+
+
+def _get(client: httpx.Client, path: str, match: Match, **params: str) -> httpx.Response:
+    return client.get(f"/matches/{match.match_id}/{path}", params=params,
+                      headers=auth(match.token("host")))  # fmt: skip
+
+
+def state(bench: Bench) -> list[Row]:
+    """A 10,000-event match (PostgreSQL when set): state now and at a game time in the middle,
+    as known before a ruling, the timeline and the diff across the ruling."""
+    events = 2_000 if bench.quick else 10_000
+    url = bench.pg_url or bench.sqlite_url
+    peer = bench.peer("eventsourcing_pg" if bench.pg_url else "eventsourcing_sqlite")
+    rebuild = peer.get("iii_get10k_nosnap_ms", peer.get("full_iii_get10k_nosnap_ms"))
+    with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:
+        match, took = _built(client, url, events)
+        before = datetime.now(UTC)
+        time.sleep(0.01)
+        ruling = {"type": "void", "target_seq": 4 + events // 2, "reason": "bench"}
+        client.post(f"/matches/{match.match_id}/rulings", json=ruling,
+                    headers=auth(match.token("host"))).raise_for_status()  # fmt: skip
+        at, known = match.middle.isoformat(), before.isoformat()
+        calls = {
+            "state now (live fold)": lambda: _get(client, "state", match),
+            "state at the middle": lambda: _get(client, "state", match, at=at),
+            "state at the middle, known_at before a ruling": lambda: _get(
+                client, "state", match, at=at, known_at=known
+            ),
+            "timeline": lambda: _get(client, "timeline", match),
+            "diff across the ruling": lambda: _get(client, "diff", match, before=known, at=at),
+        }
+        times = {name: median_ms(timed(call, REPEATS)) for name, call in calls.items()}
+    store = "PostgreSQL" if bench.pg_url else "SQLite"
+    rows = [Row(f"build a {events:,}-event match through the store", took * 1000, "ms")]
+    for name, ms in times.items():
+        rows.append(Row(f"{events:,} events ({store}): {name}", ms, "ms", rebuild,
+                        "eventsourcing rebuild 10k, no snapshot"))  # fmt: skip
+    return rows
+
+
+def _host_entered_p50(client: httpx.Client, match: Match, n: int) -> float:
+    """Host-entered buzzes with game times 1 ms apart after the match's last play."""
+    base = _last_play(client, match)
+    while datetime.now(UTC) < base + timedelta(milliseconds=50):
+        time.sleep(0.01)  # never ahead of now: each command takes more than 1 ms
+    url, host = f"/matches/{match.match_id}/commands", auth(match.token("host"))
+    counter = iter(range(1, 10**9))
+
+    def post() -> httpx.Response:
+        i = next(counter)
+        entered = (base + timedelta(milliseconds=i)).isoformat()
+        body = buzz(("alpha", "beta")[i % 2]) | {"occurred_at": entered}
+        return client.post(url, json=body, headers=host)
+
+    return median_ms(timed(post, n))
+
+
+def _last_play(client: httpx.Client, match: Match) -> datetime:
+    last = client.get(f"/matches/{match.match_id}").json()["last_seq"]
+    tail = _get(client, "events", match, after_seq=str(last - 1)).json()
+    return datetime.fromisoformat(tail[-1]["occurred_at"])
+
+
+def _live_p50(client: httpx.Client, match: Match, n: int) -> float:
+    url = f"/matches/{match.match_id}/commands"
+    counter = iter(range(10**9))
+
+    def post() -> httpx.Response:
+        seat = ("alpha", "beta")[next(counter) % 2]
+        return client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
+
+    return median_ms(timed(post, n))
+
+
+def growth(bench: Bench) -> list[Row]:
+    """Command and state latency at 100 ... 50,000 events, live and host-entered."""
+    sizes = [100, 1_000] if bench.quick else [100, 1_000, 10_000]
+    sizes += [50_000] if bench.big else []
+    n = 5 if bench.quick else 10
+    url = bench.pg_url or bench.sqlite_url
+    found: dict[int, dict[str, float]] = {}
+    with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:
+        for size in sizes:
+            match, _ = _built(client, url, size)
+            at = match.middle.isoformat()
+            found[size] = {
+                "host-entered command p50": _host_entered_p50(client, match, n),
+                "live command p50": _live_p50(client, match, n),
+                "state now p50": median_ms(timed(lambda m=match: _get(client, "state", m), n)),
+                "state at the middle p50": median_ms(
+                    timed(lambda m=match, t=at: _get(client, "state", m, at=t), n)
+                ),
+            }
+    rows = []
+    for size, measured in found.items():
+        for name, ms in measured.items():
+            rows.append(Row(f"{size:>6,} events: {name}", ms, "ms", found[sizes[0]][name],
+                            f"at {sizes[0]} events"))  # fmt: skip
+    return rows
+
+
+def verify(bench: Bench) -> list[Row]:
+    """``GET /verify`` (chain, commitments, re-fold) of a long match: events per second."""
+    events = 2_000 if bench.quick else 10_000
+    url = bench.pg_url or bench.sqlite_url
+    with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:
+        match, _ = _built(client, url, events)
+        seconds = min(timed(lambda: _get(client, "verify", match), 3))
+    total = events + 4
+    return [Row(f"verify + re-fold, {total:,}-event match", total / seconds, "events/s")]
+
+
+def zombego(bench: Bench) -> list[Row]:
+    seconds = 2.0 if bench.quick else 10.0
+    rate, _, plies, _ = bench_playouts(Rules(), seconds)
+    return [
+        Row("Zombego random play-outs/s per CPU second (default options)", rate, "/s"),
+        Row("Zombego plies per play-out", plies, ""),
+    ]

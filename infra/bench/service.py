@@ -1,0 +1,236 @@
+"""The service under measurement: real ``serve`` processes, HTTP clients, and long matches built
+fast by writing host-entered events through ``EventStore`` directly (one batch per 1,000)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from api.demo import free_port  # noqa: E402
+from events import EventStore, NewEvent  # noqa: E402
+from infra.bench.zoom_bench import GRID, OPERATOR, TARGETS  # noqa: E402
+
+BATCH = 1000
+SEATS = ("alpha", "beta")
+
+
+@dataclass
+class Server:
+    base: str
+    proc: subprocess.Popen[bytes]
+
+    def rss_mb(self) -> float:
+        """Resident memory of the server process (its workers included), in MB."""
+        pids = [self.proc.pid, *_children(self.proc.pid)]
+        return sum(_rss_kb(pid) for pid in pids) / 1024
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@contextmanager
+def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Server]:
+    """A real ``serve --workers N`` process on ``database_url`` until the block ends."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "ADJUDICATOR_OPERATOR_TOKEN": OPERATOR,
+        "ADJUDICATOR_LOG_LEVEL": "warning",
+        "ADJUDICATOR_STREAM_POLL_SECONDS": str(poll),
+    }
+    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd += ["--workers", str(workers)] if workers > 1 else []
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, start_new_session=True
+    )
+    server = Server(f"http://127.0.0.1:{port}", proc)
+    try:
+        _wait_ready(server)
+        yield server
+    finally:
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server and its workers (its own process group); SIGKILL after 30 s."""
+    with suppress(ProcessLookupError):  # already gone
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        with suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _wait_ready(server: Server) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{server.base}/ready").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if server.proc.poll() is not None:
+            raise RuntimeError("the server exited at start")
+        time.sleep(0.1)
+    raise RuntimeError("the server did not become ready")
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@dataclass
+class Match:
+    match_id: str
+    tokens: dict[str, Any]
+    middle: datetime = field(default_factory=lambda: datetime.now(UTC))  # a game time inside
+
+    def token(self, who: str) -> str:
+        return str(self.tokens[who] if who in ("host", "auditor") else self.tokens["seats"][who])
+
+
+def create_match(client: httpx.Client, rounds: int = 1) -> Match:
+    config: dict[str, Any] = {
+        "rounds": rounds,
+        "supplied_rounds": {"1": {"grid": GRID, "targets": TARGETS}},
+    }
+    if rounds > 1:
+        config["supplied_rounds"]["2"] = {"grid": GRID, "targets": TARGETS}
+    body = {"game": "zoom", "seats": ["alpha", "beta"], "config": config}
+    made = client.post("/matches", json=body, headers=auth(OPERATOR))
+    made.raise_for_status()
+    data = made.json()
+    return Match(data["match_id"], data["tokens"])
+
+
+def buzz(seat: str) -> dict[str, Any]:
+    """A wrong buzz (recorded and graded ``incorrect``; the round stays open)."""
+    return {"type": "buzz", **buzzed(seat)}
+
+
+def buzzed(seat: str) -> dict[str, Any]:
+    """The payload of the ``zoom.buzzed`` event a wrong buzz records."""
+    return {"seat": seat, "pairs": [{"target": "A", "at": "a1"}]}
+
+
+def long_match(client: httpx.Client, store: EventStore, events: int) -> Match:
+    """A two-round match whose first round holds ``events`` host-entered buzzes an hour ago
+    (written through the store in batches), its second round started live: ready for live
+    and host-entered commands now."""
+    match = create_match(client, rounds=2)
+    start = datetime.now(UTC) - timedelta(hours=1)
+    body = {"type": "start_round", "occurred_at": start.isoformat()}
+    url, host = f"/matches/{match.match_id}/commands", auth(match.token("host"))
+    client.post(url, json=body, headers=host).raise_for_status()
+    step = timedelta(seconds=100) / max(1, events)
+    seq = 3
+    for first in range(0, events, BATCH):
+        batch = [
+            NewEvent("zoom.buzzed", "host", start + step * (i + 1), buzzed(SEATS[i % 2]))
+            for i in range(first, min(events, first + BATCH))
+        ]
+        seq = store.append(match.match_id, seq, batch)[-1].seq
+    match.middle = start + timedelta(seconds=50)
+    client.post(url, json={"type": "start_round"}, headers=host).raise_for_status()
+    return match
+
+
+def timed(call: Any, repeats: int) -> list[float]:
+    """Seconds per call of ``call()`` (which must return an httpx response that succeeded)."""
+    runs = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        response = call()
+        runs.append(time.perf_counter() - began)
+        if response.status_code >= 300:
+            raise RuntimeError(f"{response.status_code}: {response.text[:300]}")
+    return runs
+
+
+def median_ms(runs: list[float]) -> float:
+    return statistics.median(runs) * 1000
+
+
+def pct_ms(runs: list[float], p: float) -> float:
+    ordered = sorted(runs)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))] * 1000
+
+
+@dataclass
+class Load:
+    commands: int
+    barrier: threading.Barrier
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    spans: list[tuple[float, float]] = field(default_factory=list)
+
+
+def _client_run(base: str, load: Load) -> None:
+    with httpx.Client(base_url=base, timeout=60) as client:
+        match = create_match(client)
+        url = f"/matches/{match.match_id}/commands"
+        client.post(url, json={"type": "start_round"}, headers=auth(match.token("host")))
+        client.post(url, json=buzz("beta"), headers=auth(match.token("beta")))  # warm
+        load.barrier.wait(timeout=120)
+        first = time.perf_counter()
+        for i in range(load.commands):
+            seat = ("alpha", "beta")[i % 2]
+            began = time.perf_counter()
+            answer = client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
+            load.latencies.append(time.perf_counter() - began)
+            if answer.status_code != 201:
+                load.errors.append(answer.text)
+        load.spans.append((first, time.perf_counter()))
+
+
+def http_load(base: str, clients: int, commands: int) -> dict[str, float]:
+    """``clients`` threads, each on its own match (created and warmed first), ``commands`` live
+    buzzes each; throughput over the span from the first command to the last answer."""
+    load = Load(commands, threading.Barrier(clients))
+    threads = [threading.Thread(target=_client_run, args=(base, load)) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies, errors = load.latencies, load.errors
+    elapsed = max(end for _, end in load.spans) - min(start for start, _ in load.spans)
+    return {
+        "cmds_per_s": len(latencies) / elapsed,
+        "p50_ms": pct_ms(latencies, 50),
+        "p99_ms": pct_ms(latencies, 99),
+        "errors": float(len(errors)),
+    }
