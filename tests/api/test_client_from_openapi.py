@@ -25,7 +25,7 @@ class SpecClient:
     def path(self, suffix: str, method: str) -> str:
         found = [p for p, ops in self.spec["paths"].items() if p.endswith(suffix) and method in ops]
         assert len(found) == 1, (suffix, found)
-        return found[0]
+        return str(found[0])
 
     def call(self, method: str, suffix: str, match: str = "", **kwargs: Any) -> Any:
         url = self.path(suffix, method).replace("{match_id}", match)
