@@ -45,6 +45,32 @@ class CommandBody(BaseModel):
 
 
 class Acted(BaseModel):
+    """What a command, ruling or close recorded (as the asking token may see it), the derived
+    outcome of its first event, and whether this answer replays an earlier request."""
+
     events: list[dict[str, Any]]
     outcome: dict[str, Any] | None
     replayed: bool
+
+
+class ErrorBody(BaseModel):
+    """Every error answer: a stable ``code`` (see the README's table), a human message."""
+
+    code: str = Field(description="stable, snake_case; one status per code everywhere")
+    message: str
+    details: Any = Field(None, description="validation errors, a verify report, a ply…")
+    request_id: str | None = Field(None, description="internal_error only: quote it")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": meaning}
+    for status, meaning in (
+        (401, "no usable token"),
+        (403, "the token may not do this"),
+        (404, "no such match"),
+        (409, "the match's state forbids it now, or another writer got in first"),
+        (413, "the body is too large"),
+        (422, "the request is malformed or names what does not exist"),
+        (500, "the service failed (JSON with the request id)"),
+    )
+}

@@ -8,9 +8,10 @@ from fastapi import APIRouter, Body, Response
 
 from api import audit
 from api.deps import MaybeGrant, Operator, Service
+from api.schemas import ERRORS
 from api.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["audit"], responses=ERRORS)
 
 NDJSON = "application/x-ndjson"
 

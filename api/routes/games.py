@@ -7,9 +7,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from api.deps import Service
+from api.schemas import ERRORS
 from api.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["games"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["games"], responses=ERRORS)
 
 
 @router.get("/games")

@@ -9,9 +9,10 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from api.deps import Service
+from api.schemas import ERRORS
 from api.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["health"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["health"], responses=ERRORS)
 
 
 @router.get("/health")

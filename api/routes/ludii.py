@@ -10,9 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from adjudicator.kernel.times import Instant
 from api import ludii
 from api.deps import Grant, MaybeGrant, Service, for_match
+from api.schemas import ERRORS
 from api.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["ludii"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["ludii"], responses=ERRORS)
 
 
 class LudiiGame(BaseModel):

@@ -14,6 +14,7 @@ from api import schemas
 from api.deps import Grant, MaybeGrant, Operator, Service, for_match
 from api.errors import ApiError
 from api.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
+from api.schemas import ERRORS
 from api.service import Acted
 from api.strictjson import StrictJsonRoute
 from events import MatchRecord
@@ -21,7 +22,7 @@ from events.records import MatchStatus
 from projections.timetravel import diff, match_timeline, rulings_recorded
 from projections.views import Known, event_view, state_view
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["matches"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["matches"], responses=ERRORS)
 
 IdempotencyKey = Annotated[
     str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
@@ -93,7 +94,7 @@ def _acted(acted: Acted, service: Service, match: MatchRecord, grant: Any) -> di
     }
 
 
-@router.post("/matches/{match_id}/commands", status_code=201)
+@router.post("/matches/{match_id}/commands", status_code=201, response_model=schemas.Acted)
 def post_command(
     service: Service,
     match_id: str,
@@ -109,7 +110,7 @@ def post_command(
     return _acted(acted, service, acted.match or service.match(match_id), grant)
 
 
-@router.post("/matches/{match_id}/rulings", status_code=201)
+@router.post("/matches/{match_id}/rulings", status_code=201, response_model=schemas.Acted)
 def post_ruling(
     service: Service,
     match_id: str,
@@ -155,7 +156,7 @@ def get_state(
     return state_view(service.game(match.game), snap, viewer)
 
 
-@router.post("/matches/{match_id}/close", status_code=201)
+@router.post("/matches/{match_id}/close", status_code=201, response_model=schemas.Acted)
 def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
     for_match(grant, match_id)
