@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api import errors, logs
+from api import console, errors, logs
 from api.limits import BodyLimit, PayloadTooLarge
 from api.routes import audit, games, health, live, ludii, matches
 from api.service import MatchService
@@ -65,6 +65,7 @@ def create_app(
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in routers:
         app.include_router(router)
+    console.mount(app)
     return app
 
 
