@@ -52,7 +52,15 @@ function headers(token, extra = {}) {
   return h;
 }
 
-async function call(method, path, { token = "", body, params, extra } = {}) {
+/** Whole numbers beyond 2^53 stay exact (as BigInt): commitments hash the exact payload. */
+function exactReviver(key, value, context) {
+  if (typeof value === "number" && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source)) {
+    return BigInt(context.source);
+  }
+  return value;
+}
+
+async function call(method, path, { token = "", body, params, extra, exact = false } = {}) {
   const url = new URL(path, location.origin);
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, v);
@@ -64,7 +72,8 @@ async function call(method, path, { token = "", body, params, extra } = {}) {
   }
   const response = await fetch(url, init);
   const type = response.headers.get("content-type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  const text = await response.text();
+  const data = type.includes("json") ? JSON.parse(text, exact ? exactReviver : undefined) : text;
   if (!response.ok) throw new ApiError(response.status, typeof data === "object" ? data : {});
   return data;
 }
@@ -79,6 +88,7 @@ export const api = {
   create: (body) => call("POST", "/matches", { token: operatorToken(), body }),
   state: (id, params) => call("GET", `${forMatch(id)}/state`, { token: tokenOf(id), params }),
   events: (id, params) => call("GET", `${forMatch(id)}/events`, { token: tokenOf(id), params }),
+  exactEvents: (id) => call("GET", `${forMatch(id)}/events`, { token: tokenOf(id), exact: true }),
   diff: (id, params) => call("GET", `${forMatch(id)}/diff`, { token: tokenOf(id), params }),
   timeline: (id, params) =>
     call("GET", `${forMatch(id)}/timeline`, { token: tokenOf(id), params }),

@@ -7,7 +7,7 @@ import { h, replace } from "./dom.js";
 export async function renderAudit(root, page) {
   const report = await api.verify(page.id);
   const closed = page.match.status === "closed";
-  const events = page.travel.events || [];
+  const events = closed ? await api.exactEvents(page.id) : [];
   const secrets = events.filter((e) => e.commitment && e.payload && e.salt);
   const checked = await Promise.all(secrets.map(async (e) => [e, await matches(e)]));
   replace(root, h("h2", {}, "Audit"),
@@ -18,7 +18,7 @@ export async function renderAudit(root, page) {
     h("button", { type: "button", id: "export", onclick: () => download(page) }, "Download export (JSON Lines)"),
     closed || secrets.length ? h("h3", {}, "Revealed secrets") : null,
     h("ul", { id: "secrets" }, checked.map(([e, ok]) => h("li", { class: ok ? "ok" : "bad", dataset: { seq: e.seq } },
-      `#${e.seq} ${e.type} ${JSON.stringify(e.payload)} — commitment ${e.commitment.slice(0, 12)}… `,
+      `#${e.seq} ${e.type} ${canonical(e.payload)} — commitment ${e.commitment.slice(0, 12)}… `,
       h("strong", {}, ok ? "✔ verified" : "✘ does not match")))));
 }
 
@@ -37,7 +37,7 @@ function canonical(value) {
   if (value && typeof value === "object") {
     return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
   }
-  return JSON.stringify(value);
+  return typeof value === "bigint" ? value.toString() : JSON.stringify(value);
 }
 
 async function matches(event) {

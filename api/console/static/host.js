@@ -6,8 +6,9 @@ import { h, replace, when } from "./dom.js";
 const KINDS = ["void", "amend", "adjust_score", "end_round", "undo", "declare_result", "note"];
 let openSeq = null;
 
-export async function renderHost(root, page) {
-  if (root.contains(document.activeElement) && openSeq !== null) return; // keep a form being typed
+export async function renderHost(root, page, force = false) {
+  const typing = document.activeElement?.closest?.("form.ruling");
+  if (typing && root.contains(typing) && !force) return; // keep a ruling being typed
   const events = page.travel.events || (await api.events(page.id));
   const closed = page.match.status === "closed";
   replace(root, h("h2", {}, "Host console"),
@@ -27,7 +28,7 @@ function eventRow(event, page, closed) {
     h("td", {}, when(event.occurred_at)),
     h("td", { class: "payload" }, voided ? `(voided) ` : "", brief(event.payload)),
     h("td", {}, closed ? null : h("button", { type: "button", class: "rule",
-      onclick: () => { openSeq = openSeq === event.seq ? null : event.seq; renderHost(row.closest("section"), page); } },
+      onclick: () => { openSeq = openSeq === event.seq ? null : event.seq; renderHost(row.closest("section"), page, true); } },
     "Rule…")));
   if (openSeq !== event.seq || closed) return row;
   return [row, h("tr", { class: "ruling-row" }, h("td", { colspan: 6 }, rulingForm(event, page)))];
@@ -58,6 +59,7 @@ function rulingForm(event, page) {
     if (["void", "amend"].includes(kind.value)) body.target_seq = event.seq;
     if (kind.value === "undo") body.to_seq = event.seq;
     for (const input of fields.querySelectorAll("[name]")) body[input.name] = parse(input);
+    document.activeElement?.blur();
     if (await page.act(() => api.ruling(page.id, body))) openSeq = null;
     page.refresh();
   }

@@ -36,6 +36,7 @@ class MatchPage {
 
   async start() {
     this.match = await api.match(this.id);
+    this.lastSeq = this.match.last_seq;
     const ui = this.ui;
     ui.status = h("span", { id: "live-status", class: "live" }, "connecting…");
     ui.error = h("p", { class: "error", role: "alert", hidden: true });
@@ -67,21 +68,25 @@ class MatchPage {
   onEvent(event) {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
-    clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.refresh(), 60);
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.refresh();
+    });
   }
 
   /** Re-read the state (at the time-travel point, or now) and redraw everything. */
   async refresh() {
     try {
-      const [state, match] = await Promise.all([
-        api.state(this.id, this.travel.params()), api.match(this.id)]);
-      this.match = match;
-      this.lastSeq = Math.max(this.lastSeq || 0, match.last_seq);
+      const state = await api.state(this.id, this.travel.params());
       if (this.travel.isLive()) this.offset = Date.parse(state.at) - Date.now();
       this.view = state;
+      this.match = { ...this.match, status: state.status };
+      if (this.travel.isLive()) this.lastSeq = Math.max(this.lastSeq || 0, state.last_seq);
       this.draw();
-      await Promise.all([this.travel.update(), this.drawConsoles()]);
+      await this.travel.update();
+      await this.drawConsoles();
     } catch (error) {
       showError(this.ui.error, error);
     }
@@ -99,6 +104,7 @@ class MatchPage {
     const render = RENDERERS[this.match.game];
     this.deadlines = [];
     render(this.ui.board, state, this.context(live));
+    this.tick();
   }
 
   context(live) {
@@ -129,7 +135,7 @@ class MatchPage {
 
   async drawConsoles() {
     if (this.isHost) await renderHost(this.ui.host, this);
-    if (this.who.role === "auditor" || this.isHost) await renderAudit(this.ui.audit, this);
+    if (this.who.role === "auditor") await renderAudit(this.ui.audit, this);
   }
 
   /** Re-read when the next deadline in view passes (the server applies it; we only wait). */

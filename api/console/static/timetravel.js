@@ -122,7 +122,11 @@ export class TimeTravel {
   }
 }
 
-const fmt = (v) => (v === undefined || v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+function fmt(value) {
+  if (value === undefined || value === null) return "—";
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  return text.length > 90 ? `${text.slice(0, 88)}…` : text;
+}
 
 const COLOURS = ["#2d5fd3", "#d7263d", "#2e9e44", "#8a4fd3"];
 

@@ -17,6 +17,7 @@ export function renderZoom(root, view, ctx) {
     parts.push(boardView(round, ctx, seatActs, root));
     if (seatActs) parts.push(buzzPanel(s, ctx, root));
   }
+  if (ctx.seat || ctx.isHost) parts.push(h("p", { id: "buzz-outcome", "aria-live": "polite" }, lastOutcome));
   parts.push(phaseControls(s, ctx), buzzList(s, ctx));
   replace(root, ...parts);
   root.classList.toggle("letters", picking.showLetters);
@@ -147,6 +148,8 @@ function buzzPanel(s, ctx, root) {
     const body = { type: "buzz", seat: picking.seat, pairs: picking.pairs };
     const time = document.getElementById("buzz-time")?.value.trim();
     if (time) body.occurred_at = time;
+    lastOutcome = "";
+    document.getElementById("buzz-outcome").textContent = "";
     const answer = await ctx.act(body);
     if (answer) {
       picking.pairs = [];
@@ -160,8 +163,7 @@ function buzzPanel(s, ctx, root) {
     h("ul", { id: "pairs" }), seatPick, posted,
     h("button", { type: "button", id: "buzz", onclick: send }, "Buzz"),
     h("button", { type: "button", id: "clear-pairs",
-      onclick: () => { picking.pairs = []; drawPairs(root); } }, "Clear"),
-    h("p", { id: "buzz-outcome", "aria-live": "polite" }, lastOutcome));
+      onclick: () => { picking.pairs = []; drawPairs(root); } }, "Clear"));
   queueMicrotask(() => drawPairs(root));
   return panel;
 }

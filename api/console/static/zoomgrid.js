@@ -20,7 +20,7 @@ const ink = (symbol) => (["K", "B", "R", "G"].includes(symbol) ? "#fff" : "#111"
 export const rowsOf = (grid) => grid.map((row) => (Array.isArray(row) ? row : [...row]));
 
 /**
- * The grid as a CSS grid of cells; `onCell(cell)` makes cells pickable (click, or arrow keys
+ * The grid as a CSS grid of cells (each placed explicitly, so outlines can overlay them); `onCell(cell)` makes cells pickable (click, or arrow keys
  * and Enter: one tab stop, roving focus). Returns the element; overlays go in with `outline`.
  */
 export function gridView(grid, { id, onCell, small = false, headers = true } = {}) {
@@ -32,25 +32,28 @@ export function gridView(grid, { id, onCell, small = false, headers = true } = {
     "aria-label": `${rows.length} by ${columns} grid`,
     style: `--columns:${columns + (headers ? 1 : 0)}`,
   });
+  const at = (r, c) => `grid-row:${r + (headers ? 2 : 1)};grid-column:${c + (headers ? 2 : 1)}`;
   if (headers) {
-    node.append(h("span", { class: "corner" }));
-    for (let c = 0; c < columns; c++) node.append(h("span", { class: "colhead" }, columnName(c)));
+    node.append(h("span", { class: "corner", style: at(-1, -1) }));
+    for (let c = 0; c < columns; c++) {
+      node.append(h("span", { class: "colhead", style: at(-1, c) }, columnName(c)));
+    }
   }
   rows.forEach((row, r) => {
-    if (headers) node.append(h("span", { class: "rowhead" }, String(r + 1)));
-    row.forEach((symbol, c) => node.append(cellNode(symbol, r, c, onCell, !small)));
+    if (headers) node.append(h("span", { class: "rowhead", style: at(r, -1) }, String(r + 1)));
+    row.forEach((symbol, c) => node.append(cellNode(symbol, at(r, c), r, c, onCell, !small)));
   });
   if (onCell) roving(node, columns);
   return node;
 }
 
-function cellNode(symbol, r, c, onCell, named) {
+function cellNode(symbol, place, r, c, onCell, named) {
   const name = cellName(r, c);
   const label = `${name} ${NAMES[symbol] || symbol}`;
   return h("span", {
     class: "cell", role: onCell ? "gridcell" : null, tabindex: onCell ? (r + c === 0 ? 0 : -1) : null,
     "aria-label": label, title: label,
-    style: `background:${colour(symbol)};color:${ink(symbol)}`,
+    style: `${place};background:${colour(symbol)};color:${ink(symbol)}`,
     dataset: named ? { cell: name, symbol } : { symbol },
     onclick: onCell ? () => onCell(name) : null,
   }, h("span", { class: "sym" }, symbol));
