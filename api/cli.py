@@ -35,6 +35,7 @@ def serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     host, port = args.host or settings.host, args.port or settings.port
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {_safe(settings)}")
+    print(f"Web console: http://{host}:{port}/", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     return 0
 

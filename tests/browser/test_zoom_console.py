@@ -150,3 +150,31 @@ def closed_and_audited(host: Any, links: dict[str, str], contexts: Any) -> None:
         first = record.readline()
     assert '"adjudicator-match/1"' in first and match_id_of(links["auditor"]) in first
     shot(auditor, "auditor")
+
+
+def test_the_host_enters_a_buzz_with_the_chat_posts_time_by_keyboard(
+    server: str, contexts: Any
+) -> None:
+    operator = contexts()
+    fields = {"rounds": "1", "grid_height": "8", "grid_width": "8"}
+    links = create_match(operator, server, "zoom", fields)
+    host = open_as(contexts, links["host"], "#start-round")
+    host.click("#start-round")
+    host.wait_for_selector("#grid")
+    started = datetime.fromisoformat(host_state(server, links)["state"]["round"]["started_at"])
+    posted = started + timedelta(milliseconds=500)
+
+    host.select_option("#buzz-seat", "beta")
+    host.fill("#buzz-time", posted.isoformat().replace("+00:00", "Z"))
+    host.focus(".target[data-target=A]")
+    host.keyboard.press("Enter")
+    host.focus("#grid .cell[tabindex='0']")
+    for key in ("ArrowRight", "ArrowDown", "Enter"):
+        host.keyboard.press(key)
+    assert host.inner_text("#pairs") == "A at b2"
+    host.click("#buzz")
+    host.wait_for_selector("#buzz-outcome:has-text('A at b2')")
+    host.wait_for_selector("#buzz-list li:has-text('beta (round 1): A b2')")
+    entered = host_state(server, links)["state"]["buzzes"][0]
+    assert entered["seat"] == "beta" and datetime.fromisoformat(entered["when"]) == posted
+    assert host.errors == []

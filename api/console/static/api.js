@@ -87,8 +87,8 @@ export const api = {
   match: (id) => call("GET", forMatch(id)),
   create: (body) => call("POST", "/matches", { token: operatorToken(), body }),
   state: (id, params) => call("GET", `${forMatch(id)}/state`, { token: tokenOf(id), params }),
-  events: (id, params) => call("GET", `${forMatch(id)}/events`, { token: tokenOf(id), params }),
-  exactEvents: (id) => call("GET", `${forMatch(id)}/events`, { token: tokenOf(id), exact: true }),
+  events: (id, params) => pages(id, params, false),
+  exactEvents: (id) => pages(id, {}, true),
   diff: (id, params) => call("GET", `${forMatch(id)}/diff`, { token: tokenOf(id), params }),
   timeline: (id, params) =>
     call("GET", `${forMatch(id)}/timeline`, { token: tokenOf(id), params }),
@@ -112,6 +112,20 @@ export const api = {
     return response.blob();
   },
 };
+
+const PAGE = 500;
+
+/** Every event of a match, page by page (`limit` and the `after_seq` cursor). */
+async function pages(id, params = {}, exact = false) {
+  const events = [];
+  for (let after = 0; ; ) {
+    const query = { ...params, limit: PAGE, after_seq: after };
+    const page = await call("GET", `${forMatch(id)}/events`, { token: tokenOf(id), params: query, exact });
+    events.push(...page);
+    if (page.length < PAGE) return events;
+    after = page.at(-1).seq;
+  }
+}
 
 /**
  * Follow a match's server-sent events from `afterSeq`, calling onEvent(event) for each.

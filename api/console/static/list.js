@@ -57,7 +57,7 @@ async function loadMatches(table, filters) {
 }
 
 function matchRow(m) {
-  const result = h("td", { class: "result" }, "…");
+  const result = h("td", { class: "result-cell" }, "…");
   const badge = h("td", { class: "verify" }, "…");
   fillResult(m, result);
   api.verify(m.match_id).then(

@@ -9,7 +9,8 @@ const picking = { target: null, pairs: [], seat: null, showLetters: false };
 export function renderZoom(root, view, ctx) {
   const s = view.state;
   const round = s.round;
-  const seatActs = ctx.live && (ctx.seat || ctx.isHost);
+  // "in_round" is the server's word; a round kept after its end (ended_at) takes no buzzes
+  const seatActs = ctx.live && s.phase === "in_round" && Boolean(ctx.seat || ctx.isHost);
   picking.seat = ctx.seat || picking.seat || s.seats[0];
   const parts = [scoreboard(s, ctx), roundLine(s, round, ctx)];
   if (round) {
@@ -33,7 +34,7 @@ function scoreboard(s, ctx) {
 }
 
 function roundLine(s, round, ctx) {
-  if (!round) {
+  if (!round || s.phase !== "in_round") {
     const last = s.played.at(-1);
     const ended = last ? `Round ${last.number} ended (${last.end_reason}). ` : "";
     const next = s.next_round ? `Next: round ${s.next_round} of ${s.rounds_total}.` : "";
@@ -186,12 +187,13 @@ function drawPairs(root) {
 function phaseControls(s, ctx) {
   if (!ctx.live) return null;
   const controls = [];
-  if (ctx.isHost && !s.round && s.next_round) {
+  const between = s.phase !== "in_round";
+  if (ctx.isHost && between && s.next_round) {
     controls.push(h("button", { type: "button", id: "start-round",
       onclick: () => ctx.act({ type: "start_round" }) }, `Start round ${s.next_round}`));
   }
   const holder = ctx.seat && ctx.seat === s.advantage;
-  if ((holder || ctx.isHost) && s.advantage && !s.round && s.next_round &&
+  if ((holder || ctx.isHost) && s.advantage && between && s.next_round &&
       !s.priority.used && !s.priority.declared_for_next_round) {
     controls.push(h("button", { type: "button", id: "declare-priority",
       onclick: () => ctx.act({ type: "declare_priority", seat: s.advantage }) },

@@ -91,7 +91,7 @@ export function outline(gridNode, row, column, height, width, caption, kind = "f
 /** A sample grid for the create form's preview (a fixed pseudo-random walk, not a match's). */
 export function sampleGrid(rows, columns, alphabet) {
   let x = 12345;
-  const next = () => (x = (x * 1103515245 + 12345) % 2147483648);
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648) >>> 16; // high bits only
   return Array.from({ length: rows }, () =>
     Array.from({ length: columns }, () => alphabet[next() % alphabet.length]));
 }
