@@ -37,9 +37,9 @@ NO_CHROMIUM = "browser tests need Debian's Chromium at /usr/bin/chromium (apt-ge
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
+    """Every test that needs Chromium is marked ``browser`` (``-m "not browser"`` leaves it)."""
     for item in items:
-        if Path(str(item.fspath)).is_relative_to(here):
+        if "chromium_path" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
 

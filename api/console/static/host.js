@@ -4,6 +4,7 @@ import { api, RULING_TIME_FIELD } from "./api.js";
 import { h, replace, when } from "./dom.js";
 
 const KINDS = ["void", "amend", "adjust_score", "end_round", "undo", "declare_result", "note"];
+const AMEND_EXAMPLE = { zoom: '{"A": "correct"}', no_not_that: '{"verdict": "correct"}' };
 let openSeq = null;
 
 export async function renderHost(root, page, force = false) {
@@ -44,7 +45,7 @@ function rulingForm(event, page) {
   function draw() {
     const t = event.occurred_at;
     const parts = {
-      amend: [field("outcome", "outcome (JSON)", '{"A": "correct"}')],
+      amend: [field("outcome", "outcome (JSON)", AMEND_EXAMPLE[page.match.game] || "{}")],
       adjust_score: [seatField(seats, "seat"), field("delta", "delta", "1", "number"), field(RULING_TIME_FIELD, "game time", t)],
       end_round: [field(RULING_TIME_FIELD, "game time", t)],
       declare_result: [seatField(["", ...seats], "winner"), field(RULING_TIME_FIELD, "game time", t)],
