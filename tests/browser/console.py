@@ -49,7 +49,7 @@ def open_as(open_page: Any, link: str, ready: str, width: int = 1100) -> Any:
     page = open_page(width=width)
     page.goto(link)
     page.wait_for_selector(ready)
-    page.wait_for_selector("#live-status[data-status=live]")
+    page.wait_for_selector("#live-status:is([data-status=live], [data-status=closed])")
     return page
 
 

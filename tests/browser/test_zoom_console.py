@@ -84,6 +84,7 @@ def test_a_zoom_match_played_by_clicks(server: str, contexts: Any) -> None:
     for page in (host, alpha, beta, watcher):
         page.wait_for_selector("#result:has-text('alpha wins (points)')", timeout=LIVE_MS)
     assert points(watcher, "alpha") == "2" and points(watcher, "beta") == "1"
+    assert host.query_selector("#start-round") is None  # the only round is over
     shot(watcher, "zoom-spectator-phone")
 
     the_past_shows_the_lockout(server, links, watcher)
@@ -101,6 +102,9 @@ def _buzzes(server: str, links: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def the_past_shows_the_lockout(server: str, links: dict[str, str], page: Any) -> None:
+    page.fill("#at-slider", "0")  # the slider's start: the match as created
+    page.wait_for_selector("#round-line:has-text('Next: round 1 of 1')")
+    assert page.query_selector("#grid") is None and points(page, "alpha") == "0"
     miss = next(b for b in _buzzes(server, links) if b["pairs"][0]["outcome"] == "incorrect")
     moment = datetime.fromisoformat(miss["when"]) + timedelta(milliseconds=300)
     page.fill("#at-input", moment.isoformat())

@@ -51,7 +51,8 @@ class MatchPage {
       ui.error, ui.banner, ui.board, ui.travel, ui.host, ui.audit);
     this.travel = new TimeTravel(this, ui.travel);
     await this.refresh();
-    this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e), (s) => this.onStatus(s));
+    if (this.match.status === "closed") this.onStatus("closed"); // nothing more will come
+    else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e), (s) => this.onStatus(s));
     setInterval(() => this.tick(), 250);
   }
 

@@ -37,7 +37,7 @@ function roundLine(s, round, ctx) {
   if (!round || s.phase !== "in_round") {
     const last = s.played.at(-1);
     const ended = last ? `Round ${last.number} ended (${last.end_reason}). ` : "";
-    const next = s.next_round ? `Next: round ${s.next_round} of ${s.rounds_total}.` : "";
+    const next = hasNext(s) ? `Next: round ${s.next_round} of ${s.rounds_total}.` : "";
     return h("p", { class: "round", id: "round-line" }, ended + next);
   }
   ctx.deadline(round.clock_deadline);
@@ -184,16 +184,18 @@ function drawPairs(root) {
   replace(list, picking.pairs.map((p) => h("li", { class: "pair" }, `${p.target} at ${p.at}`)));
 }
 
+const hasNext = (s) => s.phase !== "finished" && s.next_round && s.next_round <= s.rounds_total;
+
 function phaseControls(s, ctx) {
   if (!ctx.live) return null;
   const controls = [];
   const between = s.phase !== "in_round";
-  if (ctx.isHost && between && s.next_round) {
+  if (ctx.isHost && between && hasNext(s)) {
     controls.push(h("button", { type: "button", id: "start-round",
       onclick: () => ctx.act({ type: "start_round" }) }, `Start round ${s.next_round}`));
   }
   const holder = ctx.seat && ctx.seat === s.advantage;
-  if ((holder || ctx.isHost) && s.advantage && between && s.next_round &&
+  if ((holder || ctx.isHost) && s.advantage && between && hasNext(s) &&
       !s.priority.used && !s.priority.declared_for_next_round) {
     controls.push(h("button", { type: "button", id: "declare-priority",
       onclick: () => ctx.act({ type: "declare_priority", seat: s.advantage }) },
