@@ -177,8 +177,23 @@ def test_the_host_enters_a_buzz_with_the_chat_posts_time_by_keyboard(
         host.keyboard.press(key)
     assert host.inner_text("#pairs") == "A at b2"
     host.click("#buzz")
-    host.wait_for_selector("#buzz-outcome:has-text('A at b2')")
+    host.wait_for_selector("#buzz-outcome:has-text('A at b2'), main .error:not([hidden])")
+    assert host.inner_text("#buzz-outcome").startswith("A at b2"), host.inner_text("main .error")
     host.wait_for_selector("#buzz-list li:has-text('beta (round 1): A b2')")
     entered = host_state(server, links)["state"]["buzzes"][0]
     assert entered["seat"] == "beta" and datetime.fromisoformat(entered["when"]) == posted
     assert host.errors == []
+    the_list_filters(operator, match_id_of(links["host"]))
+
+
+def the_list_filters(page: Any, match_id: str) -> None:
+    page.reload()
+    row = f"#matches tr[data-match='{match_id}']"
+    page.wait_for_selector(row)
+    page.select_option("#filter-status", "closed")
+    page.wait_for_selector(row, state="detached")
+    page.select_option("#filter-status", "open")
+    page.select_option("#filter-game", "zoom")
+    page.wait_for_selector(row)
+    games = {c.inner_text() for c in page.query_selector_all("#matches tbody td:first-child")}
+    assert games == {"zoom"}
