@@ -38,7 +38,8 @@ function roundLine(s, round, ctx) {
     const last = s.played.at(-1);
     const ended = last ? `Round ${last.number} ended (${last.end_reason}). ` : "";
     const next = hasNext(s) ? `Next: round ${s.next_round} of ${s.rounds_total}.` : "";
-    return h("p", { class: "round", id: "round-line" }, ended + next);
+    return h("div", {}, h("p", { class: "round", id: "round-line" }, ended + next),
+      last ? playedSummary(last) : null);
   }
   ctx.deadline(round.clock_deadline);
   const priority = round.priority;
@@ -49,6 +50,13 @@ function roundLine(s, round, ctx) {
     " left without a correct buzz",
     priority ? h("span", { class: "priority", id: "priority" }, ` · Priority: ${priority.holder} `,
       h("strong", { dataset: { deadline: priority.until } }, "")) : null);
+}
+
+function playedSummary(played) {
+  const found = Object.entries(played.found).map(([label, f]) => `${label} by ${f.seat} at ${f.at}`);
+  const unfound = played.void_targets.length ? ` · void: ${played.void_targets.join(", ")}` : "";
+  return h("p", { class: "hint", id: "played-summary" },
+    `Round ${played.number}: ${found.join(", ") || "nothing found"}${unfound}`);
 }
 
 function targetsView(round, s, ctx, seatActs) {
