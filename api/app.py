@@ -16,7 +16,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api import errors, logs
+from api import console, errors, logs
 from api.limits import BodyLimit
 from api.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service import MatchService
@@ -76,6 +76,7 @@ def create_app(
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in (*routers, transcripts.router):
         app.include_router(router)
+    console.mount(app)
     return app
 
 

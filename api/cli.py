@@ -45,6 +45,7 @@ def serve(args: argparse.Namespace) -> int:
     host, port = args.host or settings.host, args.port or settings.port
     store = _safe_url(settings.database_url)
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
+    print(f"Web console: http://{host}:{port}/", flush=True)
     if args.workers <= 1:
         from api.app import create_app
 

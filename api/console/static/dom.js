@@ -1,0 +1,66 @@
+// Tiny DOM helpers: h(tag, attrs, ...children) builds elements; text is always set as text.
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  append(node, children);
+  return node;
+}
+
+export function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  append(node, children);
+  return node;
+}
+
+export function replace(node, ...children) {
+  node.replaceChildren();
+  return append(node, children);
+}
+
+/** Show an API error (or any error) in a role=alert element. */
+export function showError(target, error) {
+  const code = error?.code ? `${error.code}: ` : "";
+  replace(target, error ? `${code}${error.message}` : "");
+  target.hidden = !error;
+}
+
+/** "1:05" from milliseconds (never negative). */
+export function clock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function when(iso) {
+  return iso ? new Date(iso).toLocaleTimeString([], { hour12: false }) : "";
+}
+
+/** Column letters like a spreadsheet: 0 -> a, 25 -> z, 26 -> aa. */
+export function columnName(index) {
+  let name = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    name = String.fromCharCode(97 + ((n - 1) % 26)) + name;
+  }
+  return name;
+}
+
+export function cellName(row, column) {
+  return `${columnName(column)}${row + 1}`;
+}

@@ -1,0 +1,157 @@
+// A match page: who this tab acts as, the game's board and controls, live updates from the
+// stream, time travel, and the host's and the auditor's consoles. The page decides no rule: it
+// draws the state the API returns and sends commands the API judges.
+
+import { adoptFragment, api, follow, identity } from "./api.js";
+import { h, replace, showError, clock } from "./dom.js";
+import { renderAudit } from "./audit.js";
+import { renderHost } from "./host.js";
+import { describeResult } from "./list.js";
+import { TimeTravel } from "./timetravel.js";
+import { renderZoom } from "./zoom.js";
+import { renderZombego } from "./zombego.js";
+import { renderNnt } from "./nnt.js";
+
+const RENDERERS = { zoom: renderZoom, zombego: renderZombego, no_not_that: renderNnt };
+
+export function describeRole(role) {
+  if (role.startsWith("seat:")) return `seat ${role.slice(5)}`;
+  return role;
+}
+
+export async function renderMatch(main, id) {
+  adoptFragment(id);
+  const who = identity(id);
+  document.getElementById("acting").textContent = `Acting as: ${describeRole(who.role)}`;
+  const page = new MatchPage(main, id, who);
+  await page.start();
+}
+
+class MatchPage {
+  constructor(main, id, who) {
+    Object.assign(this, { main, id, who, offset: 0, view: null, timer: null, ui: {} });
+    this.seat = who.role.startsWith("seat:") ? who.role.slice(5) : null;
+    this.isHost = who.role === "host";
+  }
+
+  async start() {
+    this.match = await api.match(this.id);
+    this.lastSeq = this.match.last_seq;
+    const ui = this.ui;
+    ui.status = h("span", { id: "live-status", class: "live" }, "connecting…");
+    ui.error = h("p", { class: "error", role: "alert", hidden: true });
+    ui.banner = h("div", { id: "banner" });
+    ui.board = h("section", { id: "board", "aria-label": "board" });
+    ui.travel = h("section", { id: "travel", "aria-label": "time travel" });
+    ui.host = h("section", { id: "host-console" });
+    ui.audit = h("section", { id: "audit" });
+    replace(this.main,
+      h("h1", {}, `${this.match.game}: ${this.match.seats.join(" vs ")}`),
+      h("p", { class: "meta" }, `match ${this.id} · `, ui.status),
+      ui.error, ui.banner, ui.board, ui.travel, ui.host, ui.audit);
+    this.travel = new TimeTravel(this, ui.travel);
+    await this.refresh();
+    if (this.match.status === "closed") this.onStatus("closed"); // nothing more will come
+    else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e), (s) => this.onStatus(s));
+    setInterval(() => this.tick(), 250);
+  }
+
+  /** The server's "now", from the state's `at` when it was fetched (no trust in our clock). */
+  serverNow() {
+    return Date.now() + this.offset;
+  }
+
+  onStatus(status) {
+    this.ui.status.textContent = status;
+    this.ui.status.dataset.status = status;
+  }
+
+  onEvent(event) {
+    if (event.seq <= this.lastSeq) return;
+    this.lastSeq = event.seq;
+    if (this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.refresh();
+    });
+  }
+
+  /** Re-read the state (at the time-travel point, or now) and redraw everything. */
+  async refresh() {
+    try {
+      const state = await api.state(this.id, this.travel.params());
+      if (this.travel.isLive()) this.offset = Date.parse(state.at) - Date.now();
+      this.view = state;
+      this.match = { ...this.match, status: state.status };
+      if (this.travel.isLive()) this.lastSeq = Math.max(this.lastSeq || 0, state.last_seq);
+      this.draw();
+      await this.travel.update();
+      await this.drawConsoles();
+    } catch (error) {
+      showError(this.ui.error, error);
+    }
+    this.scheduleDeadline();
+  }
+
+  draw() {
+    const state = this.view;
+    const live = this.travel.isLive();
+    replace(this.ui.banner,
+      state.state.result ? h("p", { class: "result", id: "result" },
+        `Result: ${describeResult(state.state.result)}`) : null,
+      this.match.status === "closed" ? h("p", { class: "closed" }, "This match is closed.") : null,
+      live ? null : h("p", { class: "past" }, this.travel.describe()));
+    const render = RENDERERS[this.match.game];
+    this.deadlines = [];
+    render(this.ui.board, state, this.context(live));
+    this.tick();
+  }
+
+  context(live) {
+    return {
+      id: this.id, seat: this.seat, isHost: this.isHost, role: this.who.role,
+      live: live && this.match.status === "open",
+      changed: this.travel.changedPaths(),
+      serverNow: () => this.serverNow(),
+      deadline: (iso) => this.deadlines.push(Date.parse(iso)),
+      act: (body) => this.act(() => api.command(this.id, body)),
+      error: (e) => showError(this.ui.error, e),
+      redraw: () => this.draw(),
+    };
+  }
+
+  /** Send a write; errors show in the alert, success re-reads at once (the stream follows). */
+  async act(send) {
+    showError(this.ui.error, null);
+    try {
+      const answer = await send();
+      await this.refresh();
+      return answer;
+    } catch (error) {
+      showError(this.ui.error, error);
+      return null;
+    }
+  }
+
+  async drawConsoles() {
+    if (this.isHost) await renderHost(this.ui.host, this);
+    if (this.who.role === "auditor") await renderAudit(this.ui.audit, this);
+  }
+
+  /** Re-read when the next deadline in view passes (the server applies it; we only wait). */
+  scheduleDeadline() {
+    clearTimeout(this.timer);
+    if (!this.travel.isLive()) return;
+    const now = this.serverNow();
+    const next = Math.min(...(this.deadlines || []).filter((d) => d > now));
+    if (Number.isFinite(next)) this.timer = setTimeout(() => this.refresh(), next - now + 50);
+  }
+
+  tick() {
+    const now = this.travel.isLive() ? this.serverNow() : Date.parse(this.view?.at);
+    for (const node of document.querySelectorAll("[data-deadline]")) {
+      node.textContent = clock(Date.parse(node.dataset.deadline) - now);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+"""No, Not That!: a sealed action never reaches the opponent's browser (its DOM, nor any
+response it fetched, nor its live stream), while the "acted" marker does."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from tests.browser.conftest import shot
+from tests.browser.console import create_match, match_id_of, open_as, token_of
+
+SECRET = "quokka"
+ROUNDS = [
+    {
+        "prompt_text": "two animals that could share a barn",
+        "category_text": "animals",
+        "category": {"kind": "host"},
+        "prompt": {"kind": "host"},
+    }
+]
+
+
+def stream_text(server: str, link: str) -> str:
+    """What the seat's own stream sends (read beside the page, with the page's token)."""
+    url = f"{server}/matches/{match_id_of(link)}/stream"
+    headers = {"Authorization": f"Bearer {token_of(link)}"}
+    chunks: list[str] = []
+    try:
+        with httpx.stream("GET", url, headers=headers, timeout=1.0) as response:
+            for chunk in response.iter_text():
+                chunks.append(chunk)
+    except httpx.ReadTimeout:
+        pass
+    return "".join(chunks)
+
+
+def drain(responses: list[Any]) -> list[str]:
+    """The bodies of the responses fetched so far (the live stream is read separately)."""
+    bodies = [r.text() for r in responses if "/stream" not in r.url]
+    responses.clear()
+    return bodies
+
+
+def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> None:
+    operator = contexts()
+    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
+    host = open_as(contexts, links["host"], "#start-round")
+    alpha = open_as(contexts, links["seat Alpha"], "#round-line")
+    beta = open_as(contexts, links["seat Beta"], "#round-line")
+    seen: list[Any] = []
+
+    def keep(response: Any) -> None:  # a bound method is refused as a Playwright handler
+        seen.append(response)
+
+    beta.on("response", keep)
+
+    host.click("#start-round")
+    alpha.wait_for_selector("#nnt-object", timeout=2000)
+    beta.wait_for_selector("#nnt-object", timeout=2000)
+    alpha.fill("#nnt-object", SECRET)
+    alpha.click("#submit")
+    alpha.wait_for_selector(f".own-action:has-text('submit {SECRET}')")
+    beta.wait_for_selector("#scores [data-seat=Alpha] .acted.yes", timeout=2000)
+    assert "your action" not in beta.inner_text("#scores [data-seat=Alpha]")
+    bodies = drain(seen)
+    beta.reload()
+    beta.wait_for_selector("#scores [data-seat=Alpha] .acted.yes")
+    beta.wait_for_selector("#live-status[data-status=live]")
+    bodies += drain(seen)
+    shot(beta, "nnt-opponent")
+
+    assert SECRET not in beta.content()
+    assert len(bodies) > 5 and not [b for b in bodies if SECRET in b]
+    assert SECRET not in stream_text(server, links["seat Beta"])
+    assert SECRET in stream_text(server, links["seat Alpha"])  # the check can fail
+    for page in (host, alpha, beta):
+        assert page.errors == []
