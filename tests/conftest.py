@@ -146,3 +146,16 @@ def store(database_url: str, clock: ManualClock) -> Iterator[EventStore]:
     store = EventStore.from_url(database_url, clock=clock)
     yield store
     store.dispose()
+
+
+SLOW = ("tests/property/", "tests/browser/", "test_schemathesis.py", "test_replicas.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests (property runs, the browser, schemathesis, real server processes)
+    ``slow``, so ``./dev test -m "not slow"`` is the fast part a developer runs in seconds; CI
+    runs everything."""
+    for item in items:
+        where = item.path.as_posix()
+        if any(part in where for part in SLOW):
+            item.add_marker(pytest.mark.slow)
