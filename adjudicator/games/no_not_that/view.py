@@ -97,6 +97,8 @@ def _round(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
         "last_step": rnd.last_step,
         "step_opened_at": _time(rnd.opened_at),
         "pool": _pool(rnd),
+        "in_play": [o.value for o in rnd.objects if o.in_play and not o.removed],
+        "removed": [o.value for o in rnd.objects if o.removed],
         "distinct_in_play": flow.distinct_in_play(rnd),
         "history": list(rnd.history),
         "invalid_claims": [
@@ -108,6 +110,8 @@ def _round(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
 
 
 def _pool(rnd: RoundState) -> list[dict[str, Any]]:
+    """Every submission revealed this round, in order, removed ones marked (``in_play`` and
+    ``removed`` list the values plainly)."""
     return [
         {"object": o.value, "step": o.step, "seats": list(o.seats), "removed": o.removed}
         for o in rnd.objects

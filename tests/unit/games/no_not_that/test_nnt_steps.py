@@ -151,3 +151,13 @@ def test_two_submissions_of_a_value_are_two_objects() -> None:
     m.step(8, Alpha=("claim_prompt",), Beta=("submit", "F"))
     m.do(9, "Alpha", "solve", tokens=["B", "Z", "Z", "T"])
     assert m.view(9, "Beta")["round"]["prompt_claims"][0]["verdict"] == "correct"
+
+
+def test_the_view_lists_plainly_what_is_in_play_and_what_was_removed() -> None:
+    m = started()
+    m.step(1, Alpha=("submit", "Q"), Beta=("submit", "W"))
+    m.step(2, Alpha=("submit", "A"), Beta=("submit", "Z"))
+    m.step(3, Alpha=("submit", "R"), Beta=("claim_invalid",))
+    shown = m.view(3, "spectator")["round"]
+    assert shown["in_play"] == ["Q", "W", "Z", "R"]
+    assert shown["removed"] == ["A"]
