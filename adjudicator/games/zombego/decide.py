@@ -20,8 +20,8 @@ from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.board import cell_name
 from adjudicator.games.zombego.check import check
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Position
-from adjudicator.games.zombego.model import Move as RulesMove
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Position
+from adjudicator.games.zombego.position import Move as RulesMove
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation

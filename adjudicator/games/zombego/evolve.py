@@ -12,9 +12,9 @@ from dataclasses import replace
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.check import check
 from adjudicator.games.zombego.decide import hand_piece
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move
 from adjudicator.games.zombego.movegen import outcome
 from adjudicator.games.zombego.play import push
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Move
 from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation

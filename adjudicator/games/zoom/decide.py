@@ -9,8 +9,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from adjudicator.games.zoom import coords
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, SuppliedRound
 from adjudicator.games.zoom.grid import Board, Shape, generate, normalise
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, SuppliedRound
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from adjudicator.games.zoom import decide as rules
 from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, ZoomConfig
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, ZoomConfig
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
