@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from adjudicator.games.no_not_that import checks, flow, scoring
-from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
 from adjudicator.kernel.decider import Fact
 from adjudicator.kernel.errors import DomainError, RuleViolation

@@ -11,8 +11,7 @@ from adjudicator.games.no_not_that import decide as deciding
 from adjudicator.games.no_not_that import evolve as evolving
 from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
-from adjudicator.games.no_not_that.commands import COMMAND_MODELS
-from adjudicator.games.no_not_that.config import NoNotThatConfig
+from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatConfig
 from adjudicator.games.no_not_that.scoring import in_round
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
