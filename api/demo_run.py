@@ -48,7 +48,7 @@ class Played:
 def config_model(game: str) -> type[BaseModel]:
     from adjudicator.games.no_not_that import NoNotThatConfig
     from adjudicator.games.zombego.commands import ZombegoConfig
-    from adjudicator.games.zoom.model import ZoomConfig
+    from adjudicator.games.zoom.commands import ZoomConfig
 
     models: dict[str, type[BaseModel]] = {
         "zoom": ZoomConfig,

@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from adjudicator.games.zombego.model import Position, Rules
 from adjudicator.games.zombego.movegen import generate
 from adjudicator.games.zombego.play import push, start
+from adjudicator.games.zombego.position import Position, Rules
 
 
 class Config(NamedTuple):

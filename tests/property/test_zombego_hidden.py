@@ -17,9 +17,9 @@ from pydantic import BaseModel
 
 from adjudicator.games.zombego import ZombegoGame, board
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie
-from adjudicator.games.zombego.model import MOVE, ZOMBIE, Position
-from adjudicator.games.zombego.model import Move as RulesMove
 from adjudicator.games.zombego.play import make
+from adjudicator.games.zombego.position import MOVE, ZOMBIE, Position
+from adjudicator.games.zombego.position import Move as RulesMove
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Fact, Role, Setup, Viewer, seat_actor
 

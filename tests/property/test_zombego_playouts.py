@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from adjudicator.games.zombego import board, notation
 from adjudicator.games.zombego.check import check
-from adjudicator.games.zombego.model import Move, Position, Rules, Ruleset, counts
 from adjudicator.games.zombego.movegen import outcome
 from adjudicator.games.zombego.play import push, start
+from adjudicator.games.zombego.position import Move, Position, Rules, Ruleset, counts
 
 COMBOS = [
     (n, ruleset, piece_set)

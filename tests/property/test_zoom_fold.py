@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.games.zoom import ZoomGame
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, Pair, StartRound
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, Pair, StartRound
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError

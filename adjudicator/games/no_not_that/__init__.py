@@ -1,9 +1,9 @@
 """No, Not That!: a duel of sealed simultaneous submissions (rules in the shared spec).
 
-Modules: ``commands`` (what players and the host ask), ``decide``, ``evolve``, ``timing``
-(``advance``), ``flow`` (how a step and a round move), ``judge`` (verdicts), ``scoring``,
-``view``, ``checks`` (preconditions shared by decide and evolve), ``judging`` (the library of
-category and prompt rules).
+Modules: ``commands`` (the configuration, and what players and the host ask), ``events`` (event
+types and payloads), ``decide``, ``evolve``, ``timing`` (``advance``), ``flow`` (how a step and a
+round move), ``judge`` (verdicts), ``scoring``, ``view``, ``checks`` (preconditions shared by
+decide and evolve), ``judging`` (the library of category and prompt rules).
 
 Events: ``nnt.round_started``, ``nnt.acted`` (a sealed step action: one type for every action so
 the public envelope does not tell which), ``nnt.revealed``, ``nnt.solved`` (sealed),
@@ -39,7 +39,7 @@ Choices where the spec is silent (what a fair host would do):
 * The host may act for a seat (entering a match played elsewhere); seats only for themselves.
 """
 
-from adjudicator.games.no_not_that.config import Item, NoNotThatConfig, RoundConfig
+from adjudicator.games.no_not_that.commands import Item, NoNotThatConfig, RoundConfig
 from adjudicator.games.no_not_that.game import NoNotThatGame
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
 

@@ -4,7 +4,7 @@ recorded event that a ruling made impossible as void). Each raises a precise Dom
 from __future__ import annotations
 
 from adjudicator.games.no_not_that import flow, judge
-from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation

@@ -8,7 +8,7 @@ same batch unless the opponent's own solution window (same step) is still open.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from pydantic import BaseModel
 
@@ -27,6 +27,30 @@ from adjudicator.games.no_not_that.commands import (
     StartRound,
     Submit,
     UseItem,
+)
+from adjudicator.games.no_not_that.events import (
+    ACCEPTED,
+    ACTED,
+    CATEGORY_JUDGED,
+    CHALLENGED,
+    EXCHANGED,
+    ITEM_USED,
+    PROMPT_JUDGED,
+    REVEALED,
+    ROUND_STARTED,
+    SOLUTION_REVEALED,
+    SOLVED,
+    Acted,
+    CategoryJudged,
+    Exchanged,
+    ItemUsed,
+    PromptJudged,
+    Revealed,
+    RevealedAction,
+    RoundStarted,
+    SeatOnly,
+    SolutionRevealed,
+    Solved,
 )
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState
 from adjudicator.kernel.decider import Context, Draft
@@ -50,16 +74,19 @@ def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draf
         case Challenge() | Accept():
             seat = _acting_seat(state, command.seat, ctx)
             checks.challengeable(state, seat)
-            kind = "nnt.challenged" if isinstance(command, Challenge) else "nnt.accepted"
-            return [Draft(kind, {"seat": seat})]
+            kind = CHALLENGED if isinstance(command, Challenge) else ACCEPTED
+            answer: SeatOnly = {"seat": seat}
+            return [Draft(kind, dict(answer))]
         case UseItem():
             seat = _acting_seat(state, command.seat, ctx)
             checks.use_item(state, seat, command.item)
-            return [Draft("nnt.item_used", {"seat": seat, "item": str(command.item)})]
+            used: ItemUsed = {"seat": seat, "item": str(command.item)}
+            return [Draft(ITEM_USED, dict(used))]
         case Exchange():
             seat = _acting_seat(state, command.seat, ctx)
             checks.exchange(state)
-            return [Draft("nnt.exchanged", {"seat": seat, "times": command.times})]
+            exchanged: Exchanged = {"seat": seat, "times": command.times}
+            return [Draft(EXCHANGED, dict(exchanged))]
         case StartRound() | JudgeCategory() | JudgePrompt():
             return _host_command(state, command, ctx)
     raise InvalidCommand("unknown_command", f"not a command of this game: {type(command).__name__}")
@@ -79,7 +106,7 @@ def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> l
     raw = command.object if isinstance(command, Submit | HeadStart) else None
     value = checks.step_action(state, seat, kind, raw)
     assert state.round is not None
-    payload: dict[str, Any] = {
+    payload: Acted = {
         "seat": seat,
         "round": state.round.number,
         "step": state.round.step,
@@ -87,14 +114,14 @@ def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> l
     }
     if raw is not None:
         payload["object"] = raw
-    drafts = [Draft("nnt.acted", payload, private_to=(seat,))]
+    drafts = [Draft(ACTED, dict(payload), private_to=(seat,))]
     other = state.fixed.other(seat)
     theirs = state.seats[other].action
     if theirs is not None:
         actions = {other: theirs, seat: Action(kind, value, 0, ctx.now)}
-        reveal: dict[str, Any] = {"round": state.round.number, "step": state.round.step}
-        reveal["actions"] = flow.public_actions(actions)
-        drafts.append(Draft("nnt.revealed", reveal))
+        shown = cast(dict[str, RevealedAction], flow.public_actions(actions))
+        reveal: Revealed = {"round": state.round.number, "step": state.round.step, "actions": shown}
+        drafts.append(Draft(REVEALED, dict(reveal)))
     return drafts
 
 
@@ -104,12 +131,14 @@ def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
     for token in command.tokens:
         checks.sane_object(token)
     tokens = list(command.tokens)
-    drafts = [Draft("nnt.solved", {"seat": seat, "tokens": tokens}, private_to=(seat,))]
+    solved: Solved = {"seat": seat, "tokens": tokens}
+    drafts = [Draft(SOLVED, dict(solved), private_to=(seat,))]
     assert state.round is not None
     others = [c for c in state.round.prompt_claims if c.seat != seat]
     if not any(c.awaiting_solution for c in others):
         sealed = {c.seat: c.tokens for c in others if c.tokens and c.revealed_at is None}
-        drafts.append(Draft("nnt.solution_revealed", {"solutions": {**sealed, seat: tokens}}))
+        revealed: SolutionRevealed = {"solutions": {**sealed, seat: tokens}}
+        drafts.append(Draft(SOLUTION_REVEALED, dict(revealed)))
     return drafts
 
 
@@ -120,10 +149,13 @@ def _host_command(
         raise NotPermitted("host_only", "only the host may do this")
     if isinstance(command, StartRound):
         number = checks.start_round(state, command.round)
-        return [Draft("nnt.round_started", {"round": number})]
+        started: RoundStarted = {"round": number}
+        return [Draft(ROUND_STARTED, dict(started))]
     if isinstance(command, JudgeCategory):
         value = checks.judge_category(state, command.object)
-        return [Draft("nnt.category_judged", {"object": value, "fits": command.fits})]
+        fits: CategoryJudged = {"object": value, "fits": command.fits}
+        return [Draft(CATEGORY_JUDGED, dict(fits))]
     checks.known_seat(state, command.seat)
     checks.judge_prompt(state, command.seat)
-    return [Draft("nnt.prompt_judged", {"seat": command.seat, "meets": command.meets})]
+    meets: PromptJudged = {"seat": command.seat, "meets": command.meets}
+    return [Draft(PROMPT_JUDGED, dict(meets))]

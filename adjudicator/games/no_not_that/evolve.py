@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from adjudicator.games.no_not_that import checks, flow, scoring
-from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that import events as ev
+from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
 from adjudicator.kernel.decider import Fact
 from adjudicator.kernel.errors import DomainError, RuleViolation
@@ -18,7 +20,7 @@ Handler = Callable[[NoNotThatState, Fact], None]
 def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     handler = HANDLERS.get(fact.type)
     if handler is None:
-        known = not fact.type.startswith("nnt.")  # match.*, untimed rulings: nothing to do
+        known = not fact.type.startswith(ev.PREFIX)  # match.*, untimed rulings: nothing to do
         return state if known else _void(state, fact, f"unknown event type: {fact.type}")
     new = state.clone()
     try:
@@ -41,13 +43,13 @@ def _seat(state: NoNotThatState, fact: Fact) -> str:
 
 
 def _round_started(state: NoNotThatState, fact: Fact) -> None:
-    number = int(fact.payload["round"])
+    number = int(cast(ev.RoundStarted, fact.payload)["round"])
     checks.start_round(state, number)
     flow.start_round(state, number, fact.at)
 
 
 def _acted(state: NoNotThatState, fact: Fact) -> None:
-    seat, payload = _seat(state, fact), fact.payload
+    seat, payload = _seat(state, fact), cast(ev.Acted, fact.payload)
     kind = Kind(payload["action"])
     raw = payload.get("object")
     value = checks.step_action(state, seat, kind, None if raw is None else str(raw))
@@ -61,7 +63,7 @@ def _acted(state: NoNotThatState, fact: Fact) -> None:
 
 def _solved(state: NoNotThatState, fact: Fact) -> None:
     claim = checks.open_claim(state, _seat(state, fact))
-    tokens = [str(token) for token in fact.payload["tokens"]]
+    tokens = [str(token) for token in cast(ev.Solved, fact.payload)["tokens"]]
     claim.tokens, claim.solved_seq, claim.solved_amendment = tokens, fact.seq, fact.amendment
     claim.solved_at = fact.at
     flow.proceed(state, fact.at)
@@ -79,7 +81,7 @@ def _accepted(state: NoNotThatState, fact: Fact) -> None:
 
 
 def _item_used(state: NoNotThatState, fact: Fact) -> None:
-    seat, item = _seat(state, fact), Item(fact.payload["item"])
+    seat, item = _seat(state, fact), Item(cast(ev.ItemUsed, fact.payload)["item"])
     checks.use_item(state, seat, item)
     player = state.seats[seat]
     player.used.append(item)
@@ -90,7 +92,7 @@ def _item_used(state: NoNotThatState, fact: Fact) -> None:
 
 
 def _exchanged(state: NoNotThatState, fact: Fact) -> None:
-    seat, times = _seat(state, fact), int(fact.payload["times"])
+    seat, times = _seat(state, fact), int(cast(ev.Exchanged, fact.payload)["times"])
     checks.exchange(state)
     if times < 1:
         raise ValueError("times must be positive")
@@ -99,15 +101,17 @@ def _exchanged(state: NoNotThatState, fact: Fact) -> None:
 
 
 def _category_judged(state: NoNotThatState, fact: Fact) -> None:
-    value = checks.judge_category(state, str(fact.payload["object"]))
+    payload = cast(ev.CategoryJudged, fact.payload)
+    value = checks.judge_category(state, str(payload["object"]))
     assert state.round is not None
-    state.round.verdicts[value] = bool(fact.payload["fits"])
+    state.round.verdicts[value] = bool(payload["fits"])
     flow.proceed(state, fact.at)
 
 
 def _prompt_judged(state: NoNotThatState, fact: Fact) -> None:
     claim = checks.judge_prompt(state, _seat(state, fact))
-    claim.host_verdict = "correct" if fact.payload["meets"] else "incorrect"
+    meets = cast(ev.PromptJudged, fact.payload)["meets"]
+    claim.host_verdict = "correct" if meets else "incorrect"
     flow.proceed(state, fact.at)
 
 
@@ -135,17 +139,17 @@ def _marker(state: NoNotThatState, fact: Fact) -> None:
 
 
 HANDLERS: dict[str, Handler] = {
-    "nnt.round_started": _round_started,
-    "nnt.acted": _acted,
-    "nnt.revealed": _marker,
-    "nnt.solved": _solved,
-    "nnt.solution_revealed": _marker,
-    "nnt.challenged": _challenged,
-    "nnt.accepted": _accepted,
-    "nnt.item_used": _item_used,
-    "nnt.exchanged": _exchanged,
-    "nnt.category_judged": _category_judged,
-    "nnt.prompt_judged": _prompt_judged,
+    ev.ROUND_STARTED: _round_started,
+    ev.ACTED: _acted,
+    ev.REVEALED: _marker,
+    ev.SOLVED: _solved,
+    ev.SOLUTION_REVEALED: _marker,
+    ev.CHALLENGED: _challenged,
+    ev.ACCEPTED: _accepted,
+    ev.ITEM_USED: _item_used,
+    ev.EXCHANGED: _exchanged,
+    ev.CATEGORY_JUDGED: _category_judged,
+    ev.PROMPT_JUDGED: _prompt_judged,
     "ruling.adjust_score": _adjust_score,
     "ruling.end_round": _end_round,
     "ruling.declare_result": _declare_result,

@@ -11,8 +11,8 @@ from adjudicator.games.no_not_that import decide as deciding
 from adjudicator.games.no_not_that import evolve as evolving
 from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
-from adjudicator.games.no_not_that.commands import COMMAND_MODELS
-from adjudicator.games.no_not_that.config import NoNotThatConfig
+from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatConfig
+from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, SOLVED
 from adjudicator.games.no_not_that.scoring import in_round
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
@@ -27,7 +27,7 @@ class NoNotThatGame:
     config_model: ClassVar[type[BaseModel]] = NoNotThatConfig
     command_models: ClassVar[dict[str, type[BaseModel]]] = COMMAND_MODELS
     rulings: ClassVar[frozenset[str]] = ALL_RULINGS
-    amendable: ClassVar[frozenset[str]] = frozenset({"nnt.acted", "nnt.solved", "nnt.challenged"})
+    amendable: ClassVar[frozenset[str]] = frozenset({ACTED, SOLVED, CHALLENGED})
 
     def __init__(self, words: frozenset[str]) -> None:
         self.words = frozenset(word.upper() for word in words)

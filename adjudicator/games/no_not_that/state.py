@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from adjudicator.games.no_not_that.config import NoNotThatConfig, RoundConfig
+from adjudicator.games.no_not_that.commands import NoNotThatConfig, RoundConfig
 
 
 class Phase(StrEnum):

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from adjudicator.games.no_not_that import flow, judge
-from adjudicator.games.no_not_that.config import Item
+from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim, RoundState
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Viewer

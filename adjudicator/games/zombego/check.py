@@ -20,7 +20,7 @@ reason below is raised, so a client learns which rule it broke:
 from __future__ import annotations
 
 from adjudicator.games.zombego.board import cell_name
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move, Position, counts
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Move, Position, counts
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation
 
 

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from adjudicator.games.zombego.model import DEFAULT_PLY_CAP, Rules, Ruleset
+from adjudicator.games.zombego.position import DEFAULT_PLY_CAP, Rules, Ruleset
 
 BoardSize = Literal[3, 4, 5, 6, 7, 8, 9, 10, 12]
 PieceSet = Literal[

@@ -20,8 +20,19 @@ from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.board import cell_name
 from adjudicator.games.zombego.check import check
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Position
-from adjudicator.games.zombego.model import Move as RulesMove
+from adjudicator.games.zombego.events import (
+    MOVED,
+    PIECE_DEALT,
+    PLACED,
+    ZOMBIE_PLACED,
+    ZOMBIE_REVEALED,
+    Moved,
+    PieceDealt,
+    Placed,
+    ZombieRevealed,
+)
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Position
+from adjudicator.games.zombego.position import Move as RulesMove
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation
@@ -76,14 +87,19 @@ def _placement(state: ZombegoState, command: Place | PlaceZombie, ctx: Context) 
     slot, value = hand_piece(pos, player, slot=command.slot, value=command.value, zombie=zombie)
     check(pos, RulesMove(ZOMBIE if zombie else PLACE, value, cell))
     name = cell_name(cell, pos.rules.board)
-    payload: dict[str, object] = {"seat": command.seat, "slot": slot, "cell": name}
+    payload: Placed = {"seat": command.seat, "slot": slot, "cell": name}
     if not state.hidden:
         payload["value"] = value
-    drafts = [Draft("zombego.zombie_placed" if zombie else "zombego.placed", payload), *deal(state)]
+    drafts = [Draft(ZOMBIE_PLACED if zombie else PLACED, dict(payload)), *deal(state)]
     if zombie and state.hidden:
         committed = state.dealt.get((player, value))
-        reveal = {"seat": command.seat, "cell": name, "value": value, "dealt_seq": committed}
-        drafts.append(Draft("zombego.zombie_revealed", reveal))
+        reveal: ZombieRevealed = {
+            "seat": command.seat,
+            "cell": name,
+            "value": value,
+            "dealt_seq": committed,
+        }
+        drafts.append(Draft(ZOMBIE_REVEALED, dict(reveal)))
     return drafts
 
 
@@ -93,8 +109,8 @@ def _move(state: ZombegoState, command: Move, ctx: Context) -> list[Draft]:
     origin, dest = notation.cell(command.origin.lower(), n), notation.cell(command.to.lower(), n)
     check(state.position, RulesMove(MOVE, origin, dest))
     names = cell_name(origin, n), cell_name(dest, n)
-    payload = {"seat": command.seat, "from": names[0], "to": names[1]}
-    return [Draft("zombego.moved", payload), *deal(state)]
+    payload: Moved = {"seat": command.seat, "from": names[0], "to": names[1]}
+    return [Draft(MOVED, dict(payload)), *deal(state)]
 
 
 def deal(state: ZombegoState) -> list[Draft]:
@@ -105,6 +121,6 @@ def deal(state: ZombegoState) -> list[Draft]:
     for player, hand in enumerate(state.opening.hands, start=1):
         seat = state.seat_of(player)
         for slot, code in enumerate(hand):
-            payload = {"seat": seat, "slot": slot, "value": code >> 2}
-            drafts.append(Draft("zombego.piece_dealt", payload, private_to=(seat,)))
+            payload: PieceDealt = {"seat": seat, "slot": slot, "value": code >> 2}
+            drafts.append(Draft(PIECE_DEALT, dict(payload), private_to=(seat,)))
     return drafts

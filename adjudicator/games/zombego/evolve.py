@@ -8,24 +8,34 @@ is folded as void, with the refusal code as its reason, and changes nothing else
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.check import check
 from adjudicator.games.zombego.decide import hand_piece
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move
+from adjudicator.games.zombego.events import (
+    MOVED,
+    PIECE_DEALT,
+    PLACED,
+    ZOMBIE_PLACED,
+    Moved,
+    PieceDealt,
+    Placed,
+)
 from adjudicator.games.zombego.movegen import outcome
 from adjudicator.games.zombego.play import push
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Move
 from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 
-PLAY_TYPES = {"zombego.placed": PLACE, "zombego.zombie_placed": ZOMBIE, "zombego.moved": MOVE}
+PLAY_TYPES = {PLACED: PLACE, ZOMBIE_PLACED: ZOMBIE, MOVED: MOVE}
 
 
 def evolve(state: ZombegoState, fact: Fact) -> ZombegoState:
     if fact.type in PLAY_TYPES:
         return _played(state, fact)
-    if fact.type == "zombego.piece_dealt":
+    if fact.type == PIECE_DEALT:
         return _dealt(state, fact)
     if fact.type == "ruling.declare_result":
         return replace(state, declared_result=declared_result(fact))
@@ -38,8 +48,9 @@ def void(state: ZombegoState, seq: int, reason: str) -> ZombegoState:
 
 def _dealt(state: ZombegoState, fact: Fact) -> ZombegoState:
     try:
-        player = state.player_of(str(fact.payload["seat"]))
-        slot, value = int(fact.payload["slot"]), int(fact.payload["value"])
+        payload = cast(PieceDealt, fact.payload)
+        player = state.player_of(str(payload["seat"]))
+        slot, value = int(payload["slot"]), int(payload["value"])
         if state.opening.hands[player - 1][slot] >> 2 != value:
             return void(state, fact.seq, "deal_mismatch")
     except (KeyError, ValueError, IndexError, TypeError):
@@ -67,9 +78,11 @@ def _recorded_move(state: ZombegoState, fact: Fact, seat: str) -> Move:
     player = state.player_of(seat)
     if player != state.position.to_move:
         raise RuleViolation("not_your_turn", "not this seat's turn")
-    kind, n, payload = PLAY_TYPES[fact.type], state.position.rules.board, fact.payload
+    kind, n = PLAY_TYPES[fact.type], state.position.rules.board
     if kind == MOVE:
-        return Move(MOVE, notation.cell(payload["from"], n), notation.cell(payload["to"], n))
+        moved = cast(Moved, fact.payload)
+        return Move(MOVE, notation.cell(moved["from"], n), notation.cell(moved["to"], n))
+    payload = cast(Placed, fact.payload)
     _, value = hand_piece(
         state.position, player, slot=int(payload["slot"]), value=None, zombie=kind == ZOMBIE
     )

@@ -23,7 +23,7 @@ from adjudicator.games.zombego import decide as rules
 from adjudicator.games.zombego import evolve as fold_rules
 from adjudicator.games.zombego import view as views
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoConfig
-from adjudicator.games.zombego.model import counts
+from adjudicator.games.zombego.position import counts
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
 

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.games.zombego import board
-from adjudicator.games.zombego.model import MOVE, ZOMBIE, Position
 from adjudicator.games.zombego.notation import (
     move_text,
     parse_move,
@@ -26,6 +25,7 @@ from adjudicator.games.zombego.notation import (
     replay,
     texts,
 )
+from adjudicator.games.zombego.position import MOVE, ZOMBIE, Position
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation
 

@@ -16,7 +16,7 @@ from functools import cache
 from itertools import compress
 
 from adjudicator.games.zombego.board import Tables, cells_of, pattern
-from adjudicator.games.zombego.model import MOVE, PLACE, ZOMBIE, Move, Outcome, Position
+from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Move, Outcome, Position
 
 Row = tuple[Move, ...]
 _BITS = bytes.maketrans(b"01", b"\x00\x01")

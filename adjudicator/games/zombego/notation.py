@@ -15,7 +15,9 @@ from typing import Any
 
 from adjudicator.games.zombego import board
 from adjudicator.games.zombego.check import check
-from adjudicator.games.zombego.model import (
+from adjudicator.games.zombego.movegen import outcome
+from adjudicator.games.zombego.play import make, push, start
+from adjudicator.games.zombego.position import (
     DEFAULT_PLY_CAP,
     KIND_NAMES,
     MOVE,
@@ -28,8 +30,6 @@ from adjudicator.games.zombego.model import (
     piece,
     value_of,
 )
-from adjudicator.games.zombego.movegen import outcome
-from adjudicator.games.zombego.play import make, push, start
 from adjudicator.kernel.errors import DomainError, InvalidCommand
 
 

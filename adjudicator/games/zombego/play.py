@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adjudicator.games.zombego.model import (
+from adjudicator.games.zombego.movegen import generate, outcome
+from adjudicator.games.zombego.position import (
     MOVE,
     ZOMBIE,
     Move,
@@ -27,7 +28,6 @@ from adjudicator.games.zombego.model import (
     counts,
     piece,
 )
-from adjudicator.games.zombego.movegen import generate, outcome
 
 
 def make(

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.games.zombego.commands import ZombegoConfig
-from adjudicator.games.zombego.model import Move, Outcome, Position, Result, Rules
 from adjudicator.games.zombego.play import start
+from adjudicator.games.zombego.position import Move, Outcome, Position, Result, Rules
 from adjudicator.kernel.rng import SeededRng
 
 

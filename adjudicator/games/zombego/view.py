@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.zombego.board import cell_name
-from adjudicator.games.zombego.model import MOVE, PLACE, Move, counts
 from adjudicator.games.zombego.movegen import outcome as move_outcome
 from adjudicator.games.zombego.notation import move_text
+from adjudicator.games.zombego.position import MOVE, PLACE, Move, counts
 from adjudicator.games.zombego.state import PlyRecord, ZombegoState
 from adjudicator.kernel.decider import Viewer, void_outcome
 

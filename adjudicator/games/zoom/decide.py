@@ -9,8 +9,17 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from adjudicator.games.zoom import coords
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, SuppliedRound
+from adjudicator.games.zoom.events import (
+    BUZZED,
+    PRIORITY_DECLARED,
+    ROUND_STARTED,
+    Buzzed,
+    BuzzPair,
+    PriorityDeclared,
+    RoundStarted,
+)
 from adjudicator.games.zoom.grid import Board, Shape, generate, normalise
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, SuppliedRound
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
@@ -39,8 +48,8 @@ def _start_round(state: ZoomState, command: StartRound, ctx: Context) -> Draft:
     if command.round is not None and command.round != number:
         raise RuleViolation("wrong_round", f"the next round is {number}, not {command.round}")
     grid, targets = _round_material(state, number, command.supplied)
-    payload = {"round": number, "grid": [list(r) for r in grid], "targets": targets}
-    return Draft("zoom.round_started", payload)
+    payload: RoundStarted = {"round": number, "grid": [list(r) for r in grid], "targets": targets}
+    return Draft(ROUND_STARTED, dict(payload))
 
 
 def _round_material(
@@ -86,7 +95,7 @@ def _buzz(state: ZoomState, command: Buzz, ctx: Context) -> Draft:
     labels = [p.target.upper() for p in command.pairs]
     if len(set(labels)) != len(labels):
         raise InvalidCommand("duplicate_target", "a buzz names each target at most once")
-    pairs = []
+    pairs: list[BuzzPair] = []
     for label, pair in zip(labels, command.pairs, strict=True):
         if label not in current.board.targets:
             known = ", ".join(sorted(current.board.targets))
@@ -95,7 +104,8 @@ def _buzz(state: ZoomState, command: Buzz, ctx: Context) -> Draft:
         if row >= current.board.height or col >= current.board.width:
             raise InvalidCommand("outside_grid", f"{pair.at!r} is outside the grid")
         pairs.append({"target": label, "at": coords.format_cell(row, col)})
-    return Draft("zoom.buzzed", {"seat": seat, "pairs": pairs})
+    payload: Buzzed = {"seat": seat, "pairs": pairs}
+    return Draft(BUZZED, dict(payload))
 
 
 def _no_round_message(state: ZoomState) -> str:
@@ -114,4 +124,5 @@ def _declare_priority(state: ZoomState, command: DeclarePriority, ctx: Context) 
         raise RuleViolation("round_in_progress", "Priority is declared between rounds")
     if state.phase is Phase.FINISHED:
         raise RuleViolation("match_over", "the match is over")
-    return Draft("zoom.priority_declared", {"seat": seat})
+    payload: PriorityDeclared = {"seat": seat}
+    return Draft(PRIORITY_DECLARED, dict(payload))

@@ -7,12 +7,19 @@ voided buzz, an earlier round end, an amended outcome) changes every outcome aft
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from adjudicator.games.zoom import coords
+from adjudicator.games.zoom.events import (
+    BUZZED,
+    PRIORITY_DECLARED,
+    ROUND_STARTED,
+    Buzzed,
+    PriorityDeclared,
+    RoundStarted,
+)
 from adjudicator.games.zoom.grid import Board, normalise
 from adjudicator.games.zoom.state import (
     BuzzOutcome,
@@ -73,9 +80,10 @@ def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
         return void(state, fact, "round_in_progress")
     if state.phase is Phase.FINISHED:
         return void(state, fact, "match_over")
-    board = board_from_payload(fact.payload)
+    payload = cast(RoundStarted, fact.payload)
+    board = board_from_payload(payload)
     holder = state.priority_declared_by
-    current = Round(fact.payload["round"], fact.at, board, fact.at, priority_holder=holder)
+    current = Round(payload["round"], fact.at, board, fact.at, priority_holder=holder)
     return replace(
         state,
         phase=Phase.IN_ROUND,
@@ -85,7 +93,7 @@ def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
     )
 
 
-def board_from_payload(payload: Mapping[str, Any]) -> Board:
+def board_from_payload(payload: RoundStarted) -> Board:
     grid = normalise(payload["grid"], "grid")
     targets = {k: normalise(v, f"target {k}") for k, v in payload["targets"].items()}
     return Board.build(grid, targets)
@@ -96,7 +104,7 @@ def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
         return void(state, fact, "priority_already_used")
     if state.phase not in (Phase.NOT_STARTED, Phase.BETWEEN_ROUNDS):
         return void(state, fact, "round_in_progress")
-    return replace(state, priority_declared_by=fact.payload["seat"])
+    return replace(state, priority_declared_by=cast(PriorityDeclared, fact.payload)["seat"])
 
 
 @dataclass(slots=True)
@@ -110,8 +118,9 @@ class _Tally:
 
 
 def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
-    seat, amend = fact.payload["seat"], fact.amendment or {}
-    pairs = [(p["target"], p["at"]) for p in fact.payload["pairs"]]
+    payload = cast(Buzzed, fact.payload)
+    seat, amend = payload["seat"], fact.amendment or {}
+    pairs = [(p["target"], p["at"]) for p in payload["pairs"]]
     current = state.round
     if state.phase is not Phase.IN_ROUND or current is None:
         over = tuple(PairOutcome(t, at, Verdict.INELIGIBLE, "round_over") for t, at in pairs)
@@ -201,9 +210,9 @@ def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
 
 
 _HANDLERS = {
-    "zoom.round_started": _round_started,
-    "zoom.priority_declared": _priority_declared,
-    "zoom.buzzed": _buzzed,
+    ROUND_STARTED: _round_started,
+    PRIORITY_DECLARED: _priority_declared,
+    BUZZED: _buzzed,
     "ruling.adjust_score": _adjusted,
     "ruling.end_round": _round_ended_by_ruling,
     "ruling.declare_result": _result_declared,

@@ -10,7 +10,8 @@ from pydantic import BaseModel
 from adjudicator.games.zoom import decide as rules
 from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, StartRound, ZoomConfig
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, ZoomConfig
+from adjudicator.games.zoom.events import BUZZED
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
@@ -26,7 +27,7 @@ class ZoomGame:
         "declare_priority": DeclarePriority,
     }
     rulings: ClassVar[frozenset[str]] = ALL_RULINGS
-    amendable: ClassVar[frozenset[str]] = frozenset({"zoom.buzzed"})
+    amendable: ClassVar[frozenset[str]] = frozenset({BUZZED})
 
     def initial(self, setup: Setup) -> ZoomState:
         config = ZoomConfig.model_validate(setup.config)

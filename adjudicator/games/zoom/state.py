@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from adjudicator.games.zoom.commands import ZoomConfig
 from adjudicator.games.zoom.grid import Board
-from adjudicator.games.zoom.model import ZoomConfig
 
 LOCKOUT = timedelta(seconds=60)
 ROUND_CLOCK = timedelta(seconds=120)

@@ -6,7 +6,7 @@ import pytest
 
 from adjudicator.games.zombego import board
 from adjudicator.games.zombego.board import cell_name, cells_of, parse_cell, pattern, tables
-from adjudicator.games.zombego.model import Rules, Ruleset
+from adjudicator.games.zombego.position import Rules, Ruleset
 
 OPEN_BOARD_COUNTS = {
     2: 12, 5: 16, 7: 12, 12: 8, 13: 8, 15: 12, 16: 8, 17: 8, 18: 8, 25: 12, 26: 8,

@@ -8,8 +8,8 @@ import pytest
 
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.check import check
-from adjudicator.games.zombego.model import MOVE, Move, Position, Rules
 from adjudicator.games.zombego.play import push, start
+from adjudicator.games.zombego.position import MOVE, Move, Position, Rules
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 
 Cells = dict[str, tuple[int, int, bool]]

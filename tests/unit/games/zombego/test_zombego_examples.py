@@ -6,7 +6,8 @@ from typing import Any
 
 from adjudicator.games.zombego import movegen, notation
 from adjudicator.games.zombego.board import DEFAULT_PIECE_SET, PIECE_SETS
-from adjudicator.games.zombego.model import (
+from adjudicator.games.zombego.play import push
+from adjudicator.games.zombego.position import (
     MOVE,
     PLACE,
     ZOMBIE,
@@ -17,7 +18,6 @@ from adjudicator.games.zombego.model import (
     Rules,
     counts,
 )
-from adjudicator.games.zombego.play import push
 
 Cells = dict[str, tuple[int, int, bool]]
 

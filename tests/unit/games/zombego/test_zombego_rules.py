@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from adjudicator.games.zombego import board, movegen, notation
-from adjudicator.games.zombego.model import (
+from adjudicator.games.zombego.play import make, push, start
+from adjudicator.games.zombego.position import (
     MOVE,
     PLACE,
     ZOMBIE,
@@ -21,7 +22,6 @@ from adjudicator.games.zombego.model import (
     counts,
     piece,
 )
-from adjudicator.games.zombego.play import make, push, start
 
 Cells = dict[str, tuple[int, int, bool]]
 

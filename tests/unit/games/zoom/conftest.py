@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from adjudicator.games.zoom import ZoomGame
-from adjudicator.games.zoom.model import StartRound, SuppliedRound
+from adjudicator.games.zoom.commands import StartRound, SuppliedRound
 from adjudicator.kernel.decider import Setup
 from tests.kit import Table
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from adjudicator.games.zoom.model import Buzz, Pair
+from adjudicator.games.zoom.commands import Buzz, Pair
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
 from tests.kit import Table
 

@@ -12,8 +12,8 @@ import pytest
 from pydantic import ValidationError
 
 from adjudicator.games.zoom import grid
+from adjudicator.games.zoom.commands import ZoomConfig, expected_strays
 from adjudicator.games.zoom.grid import Shape, generate
-from adjudicator.games.zoom.model import ZoomConfig, expected_strays
 from adjudicator.kernel.errors import InvalidCommand
 
 BINARY = ["R", "G"]

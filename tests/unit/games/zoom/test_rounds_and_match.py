@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.games.zoom.commands import Buzz, DeclarePriority, Pair, StartRound, SuppliedRound
 from adjudicator.games.zoom.grid import Board, Shape, generate
-from adjudicator.games.zoom.model import Buzz, DeclarePriority, Pair, StartRound, SuppliedRound
 from adjudicator.games.zoom.state import Phase
 from adjudicator.kernel.decider import Role, Viewer
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation

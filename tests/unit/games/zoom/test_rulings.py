@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adjudicator.games.zoom.model import Buzz, Pair
+from adjudicator.games.zoom.commands import Buzz, Pair
 from adjudicator.games.zoom.state import Phase
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Role, Viewer
@@ -74,7 +74,7 @@ def test_undo_voids_everything_after_a_point(table: Table) -> None:
 
 
 def test_a_round_start_made_impossible_by_a_ruling_is_folded_as_void(table: Table) -> None:
-    from adjudicator.games.zoom.model import StartRound
+    from adjudicator.games.zoom.commands import StartRound
 
     [last] = table.act(buzz("alpha", A="d3", B="a4", C="d4", D="a1"), seat="alpha", t=10)
     [second] = table.act(StartRound(), t=20)
