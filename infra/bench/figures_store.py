@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from adjudicator.games.zombego.model import Rules
+from adjudicator.games.zombego.position import Rules
 from events import EventStore
 from infra.bench.figures_http import Bench
 from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
