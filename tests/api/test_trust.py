@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from fastapi.testclient import TestClient
-
 from tests.api.conftest import Api
 from tests.api.test_nnt_over_http import SEATS, act, nnt_match, step
 
@@ -156,46 +154,15 @@ def test_every_seat_view_stays_sealed_for_the_opponent(api: Api) -> None:
     assert {s for s in SEATS} == {"Alpha", "Beta"}
 
 
-BODY = '{"type": "adjust_score", "seat": "alpha", "delta": DELTA, "reason": "x"}'
-
-
-def test_nan_and_infinity_in_a_body_are_refused(api: Api) -> None:
-    api.create(config={"rounds": 2})
+def test_nan_is_refused_even_where_the_body_would_be_valid_without_it(api: Api) -> None:
+    """The Ludii body ignores unknown keys, so only strict JSON parsing refuses this one."""
+    api.create(game="zombego", seats=["white", "black"])
+    body = '{"board": 6, "ruleset": "All Zombies", "piece_set": "(8) 12 Destinations",'
     for constant in ("NaN", "Infinity", "-Infinity"):
         response = api.client.post(
-            "/matches/" + api.match_id + "/rulings",
-            content=BODY.replace("DELTA", constant),
+            f"/matches/{api.match_id}/ludii",
+            content=body + f' "moves": [], "note": {constant}}}',
             headers={**api.auth(api.token("host")), "content-type": "application/json"},
         )
         assert (response.status_code, response.json()["code"]) == (422, "invalid_request")
-    assert api.last_seq() == 2
-
-
-def test_an_oversized_chunked_body_is_413(api: Api) -> None:
-    api.create(config={"rounds": 2})
-
-    def chunks() -> Any:
-        for _ in range(40):
-            yield b" " * 10_000
-
-    response = api.client.post(
-        f"/matches/{api.match_id}/commands",
-        content=chunks(),
-        headers={**api.auth(api.token("host")), "content-type": "application/json"},
-    )
-    assert (response.status_code, response.json()["code"]) == (413, "payload_too_large")
-
-
-def test_an_unforeseen_error_answers_json_with_the_request_id(app: Any) -> None:
-    def broken(*_: Any, **__: Any) -> Any:
-        raise RuntimeError("boom")
-
-    app.state.service.match = broken
-    with TestClient(app, raise_server_exceptions=False) as client:
-        response = client.get("/matches/x/state", headers={"x-request-id": "req-42"})
-    assert response.status_code == 500
-    assert response.json() == {
-        "code": "internal_error",
-        "message": "the service failed to answer; quote the request id",
-        "request_id": "req-42",
-    }
+        assert response.json()["details"][0]["type"] == "json_invalid"
