@@ -1,0 +1,86 @@
+"""The one-step envelope parse reads every line exactly as ``json`` + ``model_validate`` does:
+the same envelope, or the same refusal with the same message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from events.record import Envelope, RecordFormatError, _envelope, _validated
+from tests.unit.audit.records import RECORDS
+
+LINES = [
+    line
+    for path in RECORDS
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]
+    if line.strip()
+]
+chars = st.characters(exclude_categories=[])  # surrogates and control characters included
+
+
+def outcome(parse: Any, line: str) -> tuple[str, Any]:
+    try:
+        envelope: Envelope = parse(7, line)
+    except RecordFormatError as error:
+        return "refused", str(error)
+    return "read", (envelope.model_dump(), envelope.stored())
+
+
+def assert_same(line: str) -> None:
+    slow = outcome(lambda n, text: _validated(Envelope, n, text), line)
+    assert outcome(_envelope, line) == slow
+
+
+def test_every_golden_line_reads_the_same() -> None:
+    assert len(LINES) > 100
+    for line in LINES:
+        assert_same(line)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "NaN",
+        "-Infinity",
+        "1e400",
+        "1.5",
+        "123456789012345678901234567890",
+        '"\\ud800"',
+        '"\\udc00\\ud800"',
+        '"\\ud83d\\ude00"',
+        '"caf\\u00e9 \\u2028"',
+        '"raw\x01control"',
+        "[1,]",
+        "01",
+        "{}} ",
+    ],
+)
+def test_odd_json_in_a_payload_reads_the_same(payload: str) -> None:
+    line = LINES[3]
+    start = line.index('"payload": ') + len('"payload": ')
+    end = line.index(', "prev_hash"')
+    assert_same(line[:start] + '{"x": ' + payload + "}" + line[end:])
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(LINES), st.data())
+def test_a_spliced_line_reads_the_same(line: str, data: st.DataObject) -> None:
+    cut = data.draw(st.integers(0, len(line)))
+    cut_end = data.draw(st.integers(cut, min(len(line), cut + 8)))
+    assert_same(line[:cut] + data.draw(st.text(chars, max_size=4)) + line[cut_end:])
+
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(chars))
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(LINES), st.data())
+def test_a_changed_field_reads_the_same(line: str, data: st.DataObject) -> None:
+    fields = json.loads(line)
+    key = data.draw(st.sampled_from(sorted(fields)))
+    fields[key] = data.draw(st.one_of(scalars, st.lists(scalars, max_size=2)))
+    assert_same(json.dumps(fields, ensure_ascii=data.draw(st.booleans())))
