@@ -50,12 +50,18 @@ def parse_iso(text: str) -> datetime:
 
 
 def canonical_json(value: Any) -> bytes:
+    fast = fast_canonical_json(value) if plain(value) else None
+    return stdlib_canonical_json(value) if fast is None else fast
+
+
+def fast_canonical_json(value: Any) -> bytes | None:
+    """orjson's form of a value already known to be ``plain``, or None when orjson refuses it
+    (a lone surrogate, a key that is not a string, nesting deeper than 254 levels): the stdlib
+    then decides, and raises its own error if it must."""
     try:
-        if plain(value):
-            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
-        pass  # a lone surrogate, nesting deeper than orjson's 254 levels: the stdlib decides
-    return stdlib_canonical_json(value)
+        return None
 
 
 def stdlib_canonical_json(value: Any) -> bytes:
@@ -74,8 +80,7 @@ def plain(value: Any) -> bool:
     """Whether ``value`` holds only plain JSON values (exact types, no subclasses): strings,
     ints in orjson's range (-2**63 .. 2**64-1), booleans, None, lists, tuples and dicts of those.
     Dict keys are left to orjson, which refuses any key but a string; a string with a lone
-    surrogate is plain, yet orjson refuses it too: ``canonical_json`` then lets the stdlib
-    decide (and raise its own error)."""
+    surrogate is plain, yet orjson refuses it too (see ``fast_canonical_json``)."""
     pending = [value]
     pop, extend = pending.pop, pending.extend
     while pending:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.kernel.canonical import canonical_json, iso, plain, stdlib_canonical_json
+from events.envelope import _canonical
 
 chars = st.characters(exclude_categories=["Cs"])  # every code point but lone surrogates
 scalars = st.one_of(
@@ -85,3 +86,30 @@ def test_iso_is_the_utc_isoformat_with_z(moment: datetime) -> None:
     except OverflowError:
         return
     assert iso(moment) == utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+texts = st.one_of(st.none(), st.text(chars, max_size=8), scalars)
+
+
+@settings(max_examples=300)
+@given(
+    st.fixed_dictionaries(
+        {
+            "match_id": texts,
+            "seq": st.one_of(st.integers(), st.floats(allow_nan=False)),
+            "type": texts,
+            "actor": texts,
+            "occurred_at": st.just("2026-03-01T18:00:02.000000Z"),
+            "recorded_at": st.just("2026-03-01T18:00:03.000000Z"),
+            "visibility": st.sampled_from(["public", "private"]),
+            "private_to": st.one_of(st.none(), st.lists(texts, max_size=2)),
+            "commitment": texts,
+            "idempotency_key": texts,
+            "prev_hash": texts,
+            "payload": values,
+        },
+        optional={"source": st.one_of(values, st.none())},
+    )
+)
+def test_the_envelope_hash_text_is_the_stdlib_one(envelope: dict[str, Any]) -> None:
+    assert _canonical(envelope) == stdlib_canonical_json(envelope)
