@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -50,18 +51,20 @@ def parse_iso(text: str) -> datetime:
 
 
 def canonical_json(value: Any) -> bytes:
-    fast = fast_canonical_json(value) if plain(value) else None
+    fast = fast_canonical_json(value)
     return stdlib_canonical_json(value) if fast is None else fast
 
 
-def fast_canonical_json(value: Any) -> bytes | None:
-    """orjson's form of a value already known to be ``plain``, or None when orjson refuses it
-    (a lone surrogate, a key that is not a string, nesting deeper than 254 levels): the stdlib
-    then decides, and raises its own error if it must."""
+def fast_canonical_json(value: Any, check: Callable[[Any], bool] | None = None) -> bytes | None:
+    """orjson's bytes for ``value`` when they are the stdlib's, else None: when orjson refuses
+    it (a lone surrogate, a key that is not exactly a ``str``, nesting deeper than 254 levels or
+    a cycle) or ``check`` (``plain`` unless given) finds a value orjson may spell otherwise. The
+    stdlib then decides, and raises its own error if it must."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
         return None
+    return text if (check or plain)(value) else None  # orjson's success: no cycle to walk
 
 
 def stdlib_canonical_json(value: Any) -> bytes:
@@ -79,8 +82,9 @@ _SCALARS = frozenset({str, bool, type(None)})
 def plain(value: Any) -> bool:
     """Whether ``value`` holds only plain JSON values (exact types, no subclasses): strings,
     ints in orjson's range (-2**63 .. 2**64-1), booleans, None, lists, tuples and dicts of those.
-    Dict keys are left to orjson, which refuses any key but a string; a string with a lone
-    surrogate is plain, yet orjson refuses it too (see ``fast_canonical_json``)."""
+    Dict keys are left to orjson, which refuses any key but an exact ``str``; a string with a
+    lone surrogate is plain, yet orjson refuses it too. Walks without end a value that holds
+    itself: call it on what orjson has serialised (see ``fast_canonical_json``)."""
     pending = [value]
     pop, extend = pending.pop, pending.extend
     while pending:

@@ -113,3 +113,10 @@ texts = st.one_of(st.none(), st.text(chars, max_size=8), scalars)
 )
 def test_the_envelope_hash_text_is_the_stdlib_one(envelope: dict[str, Any]) -> None:
     assert _canonical(envelope) == stdlib_canonical_json(envelope)
+
+
+def test_a_value_that_holds_itself_is_the_stdlib_error() -> None:
+    looped: list[Any] = []
+    looped.append(looped)
+    with pytest.raises(ValueError, match="Circular reference"):
+        canonical_json({"a": looped})
