@@ -298,6 +298,7 @@ def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
 
 
 def _fast(line: str) -> tuple[StoredEvent, bool] | None:
+    """The line read by :class:`_FastEnvelope`, or None for the exact path to decide."""
     try:
         fast = _FastEnvelope.model_validate_json(line)
         occurred_at = datetime.fromisoformat(fast.occurred_at)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events import StoredEvent
-from events.record import Envelope, RecordFormatError, _envelope, _validated
+from events.record import Envelope, RecordFormatError, _envelope, _FastEnvelope, _validated
 from tests.unit.audit.records import RECORDS
 
 LINES = [
@@ -108,3 +108,8 @@ def test_odd_times_read_the_same(moment: str) -> None:
     fields = json.loads(LINES[3])
     fields["occurred_at"] = moment
     assert_same(json.dumps(fields))
+
+
+def test_the_fast_model_has_the_envelope_fields() -> None:
+    fields = {name: f.is_required() for name, f in Envelope.model_fields.items()}
+    assert {name: f.is_required() for name, f in _FastEnvelope.model_fields.items()} == fields
