@@ -16,20 +16,23 @@ class ChainReport:
     problem: str = ""
 
 
-def verify_chain(events: Sequence[StoredEvent]) -> ChainReport:
-    """Check seq 1..n, the prev_hash links, every hash, and every commitment whose salt is
-    known. Stops at the first fault."""
+def verify_chain(events: Sequence[StoredEvent], *, commitments: bool = True) -> ChainReport:
+    """Check seq 1..n, the prev_hash links, every hash, that every private event carries a
+    commitment, and (unless ``commitments`` is False) every commitment whose salt is known.
+    Stops at the first fault."""
     prev_hash = GENESIS_HASH
     previous: StoredEvent | None = None
     for index, event in enumerate(events, start=1):
-        problem = _problem(event, index, prev_hash, previous)
+        problem = _problem(event, index, prev_hash, previous, commitments)
         if problem:
             return ChainReport(ok=False, first_bad_seq=event.seq, problem=problem)
         prev_hash, previous = event.hash, event
     return ChainReport(ok=True)
 
 
-def _problem(event: StoredEvent, index: int, prev_hash: str, previous: StoredEvent | None) -> str:
+def _problem(
+    event: StoredEvent, index: int, prev_hash: str, previous: StoredEvent | None, commitments: bool
+) -> str:
     if event.seq != index:
         return f"expected seq {index}, found seq {event.seq}"
     if previous is not None and event.match_id != previous.match_id:
@@ -40,13 +43,13 @@ def _problem(event: StoredEvent, index: int, prev_hash: str, previous: StoredEve
         return "prev_hash does not link to the previous event's hash"
     if hash_of(event) != event.hash:
         return "hash does not match the envelope"
-    return _commitment_problem(event)
+    return _commitment_problem(event, commitments)
 
 
-def _commitment_problem(event: StoredEvent) -> str:
+def _commitment_problem(event: StoredEvent, check_salt: bool) -> str:
     if event.private_to is not None and event.commitment is None:
         return "a private event carries no commitment"
-    if event.salt is None:
+    if event.salt is None or not check_salt:
         return ""
     if event.commitment is None or not verify_commitment(
         event.commitment, event.salt, event.payload

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Literal
 
-from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
+from adjudicator.kernel.canonical import (
+    fast_canonical_json,
+    iso,
+    plain,
+    sha256_hex,
+    stdlib_canonical_json,
+)
 
 GENESIS_HASH = "0" * 64
 Visibility = Literal["public", "private"]
@@ -66,9 +73,10 @@ def envelope_hash(
     prev_hash: str,
     source: dict[str, Any] | None = None,
 ) -> str:
-    """sha256 over the canonical envelope. A private payload is hashed as null (its commitment
-    stands for it), so a redacted export still verifies. ``source`` is hashed only when set, so
-    every envelope recorded before it existed keeps its hash."""
+    """sha256 over the canonical envelope (``canonical_json``'s bytes). A private payload is
+    hashed as null (its commitment stands for it), so a redacted export still verifies.
+    ``source`` is hashed only when set, so every envelope recorded before it existed keeps its
+    hash."""
     envelope = {
         "match_id": match_id,
         "seq": seq,
@@ -85,7 +93,30 @@ def envelope_hash(
     }
     if source is not None:
         envelope["source"] = source
-    return sha256_hex(canonical_json(envelope))
+    return sha256_hex(_canonical(envelope))
+
+
+_STRINGS = frozenset({str, type(None)})
+_FIXED = itemgetter("match_id", "type", "actor", "commitment", "idempotency_key", "prev_hash")
+
+
+def _canonical(envelope: dict[str, Any]) -> bytes:
+    """``canonical_json(envelope)``, its ``plain`` check cut short (see ``_plain``)."""
+    fast = fast_canonical_json(envelope, _plain)
+    return stdlib_canonical_json(envelope) if fast is None else fast
+
+
+def _plain(envelope: dict[str, Any]) -> bool:
+    """``plain(envelope)``: the fixed fields checked by type at once, payload and source
+    walked."""
+    private_to, source = envelope["private_to"], envelope.get("source")
+    return (
+        _STRINGS.issuperset(map(type, _FIXED(envelope)))
+        and plain(envelope["seq"])
+        and (private_to is None or _STRINGS.issuperset(map(type, private_to)))
+        and plain(envelope["payload"])
+        and (source is None or plain(source))
+    )
 
 
 def hash_of(event: StoredEvent) -> str:

@@ -2,14 +2,23 @@
 
 Canonical form: UTF-8, keys sorted, no insignificant whitespace, datetimes as ISO 8601 in UTC
 with a four-digit year, microseconds and a ``Z``. Two equal values always give the same bytes.
+
+The form is the one ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)``
+writes. ``orjson`` writes the very same bytes, faster, for plain JSON values (strings, 64-bit
+ints, booleans, None, and dicts with string keys, lists and tuples of those); anything else
+(floats, which orjson spells differently, e.g. ``1e-05``; bigger ints; datetimes; sets; other
+types) goes through the stdlib, so its bytes (and its errors) are exactly the stdlib's.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 
 def _default(value: Any) -> Any:
@@ -25,6 +34,8 @@ def iso(moment: datetime) -> str:
     in UTC (a four-digit year, zero-padded below 1000, microseconds, ``Z``), so the text sorts
     like the instants it names. Raises OverflowError when the instant leaves years 1-9999 in
     UTC (see ``adjudicator.kernel.times.checked``)."""
+    if moment.tzinfo is UTC and type(moment) is datetime:  # already UTC: "+00:00" becomes "Z"
+        return moment.isoformat(timespec="microseconds")[:-6] + "Z"
     if moment.tzinfo is None:
         raise ValueError("naive datetimes are refused: every instant carries a time zone")
     return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
@@ -40,10 +51,57 @@ def parse_iso(text: str) -> datetime:
 
 
 def canonical_json(value: Any) -> bytes:
+    fast = fast_canonical_json(value)
+    return stdlib_canonical_json(value) if fast is None else fast
+
+
+def fast_canonical_json(value: Any, check: Callable[[Any], bool] | None = None) -> bytes | None:
+    """orjson's bytes for ``value`` when they are the stdlib's, else None: when orjson refuses
+    it (a lone surrogate, a key that is not exactly a ``str``, nesting deeper than 254 levels or
+    a cycle) or ``check`` (``plain`` unless given) finds a value orjson may spell otherwise. The
+    stdlib then decides, and raises its own error if it must."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return None
+    return text if (check or plain)(value) else None  # orjson's success: no cycle to walk
+
+
+def stdlib_canonical_json(value: Any) -> bytes:
+    """The reference form, for any value the stdlib ``json`` serialises."""
     text = json.dumps(
         value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
     )
     return text.encode("utf-8")
+
+
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1  # orjson's range of ints
+_SCALARS = frozenset({str, bool, type(None)})
+
+
+def plain(value: Any) -> bool:
+    """Whether ``value`` holds only plain JSON values (exact types, no subclasses): strings,
+    ints in orjson's range (-2**63 .. 2**64-1), booleans, None, lists, tuples and dicts of those.
+    Dict keys are left to orjson, which refuses any key but an exact ``str``; a string with a
+    lone surrogate is plain, yet orjson refuses it too. Walks without end a value that holds
+    itself: call it on what orjson has serialised (see ``fast_canonical_json``)."""
+    pending = [value]
+    pop, extend = pending.pop, pending.extend
+    while pending:
+        item = pop()
+        kind = type(item)
+        if kind in _SCALARS:
+            continue
+        if kind is int:
+            if not _INT_MIN <= item <= _INT_MAX:
+                return False
+        elif kind is dict:
+            extend(item.values())
+        elif kind is list or kind is tuple:
+            extend(item)
+        else:
+            return False
+    return True
 
 
 def sha256_hex(data: bytes) -> str:
