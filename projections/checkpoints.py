@@ -96,9 +96,22 @@ class MatchFolds:
         """Remember events read after ``last_seq`` (in seq order; others are ignored)."""
         with self._lock:
             fresh = [e for e in events if e.seq > self.last_seq]
+            self._add(to_facts(fresh), [e.recorded_at for e in fresh])
             self.events.extend(fresh)
-            self.facts.extend(to_facts(fresh))
-            self.recorded.extend(e.recorded_at for e in fresh)
+
+    def add_facts(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
+        """Remember facts (after ``last_seq``, in seq order) and their record times, without
+        their envelopes (for a caller that holds only facts)."""
+        with self._lock:
+            self._add(facts, recorded)
+
+    def _add(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
+        if len(facts) != len(recorded):
+            raise ValueError("one record time per fact")
+        if any(f.seq != self.last_seq + i + 1 for i, f in enumerate(facts)):
+            raise ValueError("facts must follow the last seq read, one by one")
+        self.facts.extend(facts)
+        self.recorded.extend(recorded)
 
     def covers(self, known: Known) -> bool:
         """Whether every event ``known`` includes has been read already (no tail to read)."""
@@ -109,12 +122,13 @@ class MatchFolds:
     def cutoff(self, known: Known) -> int:
         """How many of the facts read ``known`` includes (seq at most ``known.seq``, recorded
         at or before ``known.at``). Seqs run 1, 2, … and record times never go backwards."""
-        n = len(self.facts)
-        if known.seq is not None:
-            n = min(n, max(known.seq, 0))
-        if known.at is not None:
-            n = min(n, bisect_right(self.recorded, known.at))
-        return n
+        with self._lock:
+            n = len(self.facts)
+            if known.seq is not None:
+                n = min(n, max(known.seq, 0))
+            if known.at is not None:
+                n = min(n, bisect_right(self.recorded, known.at))
+            return n
 
     def line(self, n: int) -> Line:
         """The timeline of the first ``n`` facts (remembered for the last few cutoffs)."""
