@@ -29,7 +29,7 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -45,6 +45,8 @@ from projections.views import Known
 EVERY = 200
 PER_MATCH = 64
 TIMELINES = 8
+POINTS = 2
+Point = Callable[[Game[Any], Any, Fact], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +84,12 @@ class MatchFolds:
         self.game, self.setup = game, setup
         self.every, self.per_match = every, per_match
         self.events: list[StoredEvent] = []
+        self.private: list[StoredEvent] = []  # the events with a private payload
         self.facts: list[Fact] = []
         self.recorded: list[datetime] = []
         self._lines: OrderedDict[int, Line] = OrderedDict()
         self._states: OrderedDict[tuple[int, bytes], Any] = OrderedDict()
+        self._points: OrderedDict[tuple[int, Point], tuple[list[bytes], list[Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -98,6 +102,7 @@ class MatchFolds:
             fresh = [e for e in events if e.seq > self.last_seq]
             self._add(to_facts(fresh), [e.recorded_at for e in fresh])
             self.events.extend(fresh)
+            self.private.extend(e for e in fresh if e.private_to is not None)
 
     def add_facts(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
         """Remember facts (after ``last_seq``, in seq order) and their record times, without
@@ -160,6 +165,48 @@ class MatchFolds:
             if (k + 1) % self.every == 0:
                 self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
         return Folded(game.advance(state, at), line.effects)
+
+    def points(self, n: int, point: Point) -> list[dict[str, Any]]:
+        """``point(game, state, fact)`` for each fact of the timeline of the first ``n`` facts,
+        ``state`` the fold right after that fact. Remembered for the last ``POINTS`` cutoffs and
+        resumed from the longest remembered prefix that a checkpoint covers (a timeline as known
+        now usually only grew at its end). The dicts are shared: never change them."""
+        line = self.line(n)
+        with self._lock:
+            found = self._points.get((n, point))
+            if found is not None:
+                self._points.move_to_end((n, point))
+                return found[1]
+            start, state, done = self._resume_points(line, point)
+        game, out = self.game, done[:start]
+        for k in range(start, len(line.facts)):
+            fact = line.facts[k]
+            state = game.evolve(game.advance(state, fact.at), fact)
+            out.append(point(game, state, fact))
+            if (k + 1) % self.every == 0:
+                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
+        with self._lock:
+            self._points[(n, point)] = (line.digests, out)
+            while len(self._points) > POINTS:
+                self._points.popitem(last=False)
+        return out
+
+    def _resume_points(self, line: Line, point: Point) -> tuple[int, Any, list[Any]]:
+        """Where remembered points and a checkpoint let ``line``'s points resume (lock held)."""
+        best: tuple[int, Any, list[Any]] = (0, self.game.initial(self.setup), [])
+        for (_, used), (known, done) in self._points.items():
+            if used is not point:
+                continue
+            j = min(len(known), len(line.digests), len(done) // self.every + 1) - 1
+            while j > 0 and known[j] != line.digests[j]:  # a hash chain: all before match too
+                j -= 1
+            while j * self.every > best[0]:
+                state = self._states.get((j * self.every, line.digests[j]))
+                if state is not None:
+                    best = (j * self.every, state, done)
+                    break
+                j -= 1
+        return best
 
     def _resume(self, line: Line, limit: int) -> tuple[int, Any]:
         """The deepest checkpoint of ``line`` within its first ``limit`` facts, or the start."""

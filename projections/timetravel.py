@@ -8,9 +8,10 @@ from typing import Any
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Game, Viewer
+from adjudicator.kernel.decider import Fact, Game, Viewer
 from adjudicator.kernel.fold import Running, timeline
 from events import MatchRecord, StoredEvent
+from projections.checkpoints import KnownLog
 from projections.facts import setup_of, to_facts
 
 
@@ -98,3 +99,26 @@ def match_timeline(
             }
         )
     return points
+
+
+def known_timeline(game: Game[Any], log: KnownLog, viewer: Viewer) -> list[dict[str, Any]]:
+    """``match_timeline`` of the log as known, from the checkpoints' cache (computed once per
+    knowledge cutoff, resumed from what an earlier cutoff shares with it)."""
+    hidden = {
+        e.seq
+        for e in log.folds.private
+        if e.seq <= log.last_seq and not viewer.may_see_private(e.private_to or ())
+    }
+    points = log.folds.points(log.n, timeline_point)
+    return [{**p, "outcome": None} if p["seq"] in hidden else p for p in points]
+
+
+def timeline_point(game: Game[Any], state: Any, fact: Fact) -> dict[str, Any]:
+    return {
+        "seq": fact.seq,
+        "at": iso(fact.at),
+        "type": fact.type,
+        "actor": fact.actor,
+        "outcome": game.outcome(state, fact.seq),
+        "summary": game.summary(state),
+    }

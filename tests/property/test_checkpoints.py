@@ -1,8 +1,9 @@
 """Property: the fold resumed from checkpoints (``projections.checkpoints``) equals the full fold,
 for random histories of Zoom and No, Not That! with rulings (void, undo, amend, adjust_score,
-end_round at past game times), at random (``at``, ``known``), the log fed to the cache in
-batches and queried in between, so checkpoints taken before a ruling was recorded are offered
-to queries made after it (a void of an early event must not resume from them)."""
+end_round at past game times), at random (``at``, ``known``): the state, and the timeline's
+points. The log is fed to one cache in batches and queried in between, so checkpoints taken
+before a ruling was recorded are offered to queries made after it (a void of an early event must
+not resume from them)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator import rulings
 from adjudicator.games.no_not_that import Phase
 from adjudicator.games.zoom.model import Buzz, Pair, StartRound
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, Fact, Game, Role, Setup, Viewer
-from adjudicator.kernel.fold import fold
+from adjudicator.kernel.fold import Running, fold, timeline
 from projections.checkpoints import MatchFolds
+from projections.timetravel import timeline_point
 from projections.views import Known
 from tests.kit import T0
 from tests.property.test_nnt_secrets import config as nnt_config
@@ -91,6 +94,19 @@ def query(
     got, want = folds.fold(n, at), fold(folds.game, folds.setup, cut, at)
     assert got.effects.voided == want.effects.voided
     assert folds.game.view(got.state, HOST_VIEW) == folds.game.view(want.state, HOST_VIEW)
+    if data.draw(st.booleans(), label="timeline"):
+        assert folds.points(n, timeline_point) == fulltimeline_points(folds.game, folds.setup, cut)
+
+
+def fulltimeline_points(game: Game[Any], setup: Setup, facts: list[Fact]) -> list[dict[str, Any]]:
+    """The timeline's points folded from scratch, fact by fact (as ``match_timeline`` does)."""
+    effects = rulings.resolve(facts)
+    running = Running(game.initial(setup), effects, 0, None, None)
+    points = []
+    for fact in timeline(facts, effects):
+        running = running.extend(game, [fact])
+        points.append(timeline_point(game, running.state, fact))
+    return points
 
 
 @SETTINGS
