@@ -17,9 +17,11 @@ is at or before ``at``, applies the rest exactly as ``replay`` does, then ``adva
 ``at``. States are immutable values in every game, so a checkpointed state is shared, never
 changed.
 
-Memory bound: at most ``capacity`` matches (least recently used dropped first); per match its
-events and facts as read, at most ``per_match`` checkpoint states (least recently used dropped
-first) and the timelines of at most ``TIMELINES`` knowledge cutoffs.
+Memory bound: at most ``capacity`` matches and, beyond the most recently asked one, at most
+``max_events`` events read in all (least recently used matches dropped first; about 1.8 kB a
+Zoom event with its fact, so the defaults hold a few hundred MB at most); per match its events
+and facts as read, at most ``per_match`` checkpoint states (least recently used dropped first),
+the timelines of at most ``TIMELINES`` knowledge cutoffs and the points of ``POINTS``.
 """
 
 from __future__ import annotations
@@ -260,8 +262,9 @@ class Checkpoints:
         capacity: int = 64,
         every: int = EVERY,
         per_match: int = PER_MATCH,
+        max_events: int = 200_000,
     ) -> None:
-        self.store, self.capacity = store, capacity
+        self.store, self.capacity, self.max_events = store, capacity, max_events
         self.every, self.per_match = every, per_match
         self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
         self._lock = threading.Lock()
@@ -272,7 +275,21 @@ class Checkpoints:
         folds = self._folds(game, match)
         if not folds.covers(known):
             folds.add(self.store.read(match.match_id, after_seq=folds.last_seq))
+            self._shrink()
         return KnownLog(folds, folds.cutoff(known))
+
+    def __contains__(self, match_id: object) -> bool:
+        with self._lock:
+            return match_id in self._matches
+
+    def _shrink(self) -> None:
+        """Drop the least recently asked matches while more than ``max_events`` are held (the
+        most recently asked match stays, however long)."""
+        with self._lock:
+            held = sum(len(folds.facts) for folds in self._matches.values())
+            while len(self._matches) > 1 and held > self.max_events:
+                _, dropped = self._matches.popitem(last=False)
+                held -= len(dropped.facts)
 
     def _folds(self, game: Game[Any], match: MatchRecord) -> MatchFolds:
         with self._lock:
