@@ -50,3 +50,22 @@ def test_a_past_known_state_through_the_route_equals_the_full_fold(app: Any, api
     mid = moments[2]
     assert api.state(at=mid, known_at=before)["voided"] == {}
     assert api.state(at=mid)["voided"] != {}
+
+
+def test_the_cache_drops_the_least_recently_asked_match_beyond_its_event_bound(
+    app: Any, api: Api
+) -> None:
+    service = app.state.service
+    made = []
+    for _ in range(3):
+        supplied_match(api)
+        made.append(service.match(api.match_id))
+    held = len(service.store.read(made[0].match_id))  # each match holds as many events
+    service.checkpoints = cache = Checkpoints(service.store, max_events=2 * held)
+    game = service.game("zoom")
+    for match in made:
+        assert cache.known(game, match, Known()).last_seq == held
+    assert [m.match_id in cache for m in made] == [False, True, True]
+    cache.known(game, made[1], Known())  # asked again: now the most recent
+    cache.known(game, made[0], Known())
+    assert [m.match_id in cache for m in made] == [True, True, False]
