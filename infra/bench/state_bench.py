@@ -12,7 +12,8 @@ cached) and then again (median of ``--reps``: the cache warm):
   ``snapshot``, then the route (the fold rendered by the game's view: for Zoom, every buzz);
 * the same at now as known now (the live fold);
 * the timeline as known now; the diff at ``at`` in the middle, before/after the ruling;
-* the old path for the first: read every event and fold from scratch (``views.snapshot``).
+* the old path for the first: read every event and fold from scratch (``views.snapshot``);
+  and the first with a knowledge cutoff (``known_seq``) or an ``at`` not asked before.
 
 Ratios are printed against the ``eventsourcing`` library's rebuild of a 10,000-event aggregate
 without a snapshot: measured in the same run when ``--peer-python`` (or ``PEER_PYTHON``) names
@@ -23,6 +24,7 @@ against the 250-350 ms recorded there (the midpoint, 300 ms).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import statistics
 import subprocess
@@ -116,6 +118,13 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
         return MatchService(store, {"zoom": game}, lambda: last + timedelta(seconds=1))
 
     past = Known(before, None)
+    cutoffs, shifts = itertools.count(events - 2, -1), itertools.count(1)
+
+    def fresh() -> Known:  # a knowledge cutoff not asked before: its timeline is computed
+        return Known(None, next(cutoffs))
+
+    def later() -> timedelta:  # a game time not asked before: replay from a checkpoint
+        return timedelta(milliseconds=1370 * next(shifts))
 
     def old(service: MatchService) -> Any:
         match = service.match(MATCH)
@@ -125,6 +134,8 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
     queries: list[tuple[str, Callable[[MatchService], Any]]] = [
         ("fold (at middle, known before ruling)", lambda s: s.snapshot(MATCH, middle, past)),
         ("  same, full read + fold (old path)", old),
+        ("  a new known_seq each time (no memo)", lambda s: s.snapshot(MATCH, middle, fresh())),
+        ("  a new at each time", lambda s: s.snapshot(MATCH, middle + later(), past)),
         ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, middle, past)),
         ("fold (at now, known now)", lambda s: s.snapshot(MATCH)),
         ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, None, Known())),

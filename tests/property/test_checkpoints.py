@@ -95,11 +95,11 @@ def query(
     assert got.effects.voided == want.effects.voided
     assert folds.game.view(got.state, HOST_VIEW) == folds.game.view(want.state, HOST_VIEW)
     if data.draw(st.booleans(), label="timeline"):
-        assert folds.points(n, timeline_point) == fulltimeline_points(folds.game, folds.setup, cut)
+        assert folds.points(n, timeline_point) == full_points(folds.game, folds.setup, cut)
 
 
-def fulltimeline_points(game: Game[Any], setup: Setup, facts: list[Fact]) -> list[dict[str, Any]]:
-    """The timeline's points folded from scratch, fact by fact (as ``match_timeline`` does)."""
+def full_points(game: Game[Any], setup: Setup, facts: list[Fact]) -> list[dict[str, Any]]:
+    """The timeline's points folded from scratch, fact by fact, with no cache."""
     effects = rulings.resolve(facts)
     running = Running(game.initial(setup), effects, 0, None, None)
     points = []
