@@ -147,7 +147,7 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
     ]
     print(f"{label}, {events} events:")
     for name, query in queries:
-        print(f"  {name:40} {timed(make, query, reps, ref)}")
+        print(f"  {name:44} {timed(make, query, reps, ref)}")
     store.dispose()
 
 
