@@ -34,9 +34,10 @@ from events import (
     UnknownMatch,
     VersionConflict,
 )
+from projections.checkpoints import Checkpoints
 from projections.facts import to_facts
 from projections.live import LiveFolds, head_of
-from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon, snapshot
+from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
 MAX_ATTEMPTS = 5
 GRANT_CACHE_SIZE = 100_000
@@ -103,6 +104,7 @@ class MatchService:
         self.games = games
         self.clock = clock
         self.live = LiveFolds(store)
+        self.checkpoints = Checkpoints(store)
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
 
@@ -422,12 +424,10 @@ class MatchService:
             state = running.at(game, at)
             if state is not None:
                 return Snapshot(match, Folded(state, running.effects), at, known, running.seq)
-            events = self.store.read(match_id)
-        else:
-            events = self.store.read(match_id, to_seq=known.seq, recorded_by=known.at)
-            if viewer is not None:
-                at = reveal_horizon(viewer, at, known_instant(known, events, now))
-        return snapshot(game, match, events, at, known)
+        log = self.checkpoints.known(game, match, known)
+        if not known.is_now and viewer is not None:
+            at = reveal_horizon(viewer, at, known_instant(known, log.tail, now))
+        return Snapshot(match, log.fold(at), at, known, log.last_seq)
 
     def events(
         self, match_id: str, known: Known = NOW, after_seq: int = 0, limit: int | None = None

@@ -8,15 +8,16 @@ from typing import Any
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Game, Viewer
-from adjudicator.kernel.fold import Running, timeline
-from events import MatchRecord, StoredEvent
-from projections.facts import setup_of, to_facts
+from adjudicator.kernel.decider import Fact, Game, Viewer
+from events import StoredEvent
+from projections.checkpoints import KnownLog
 
 
 def diff(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
     """Every leaf that differs, as ``{path, before, after}``. Lists of records that carry a
     ``seq`` are matched by seq (``buzzes[seq=12].pairs[0].outcome``), other lists by index."""
+    if before == after:  # most of a long match's state is unchanged: skip it at C speed
+        return []
     if isinstance(before, dict) and isinstance(after, dict):
         return [
             change
@@ -69,32 +70,27 @@ def rulings_recorded(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
     ]
 
 
-def match_timeline(
-    game: Game[Any], match: MatchRecord, events: Sequence[StoredEvent], viewer: Viewer
-) -> list[dict[str, Any]]:
+def known_timeline(game: Game[Any], log: KnownLog, viewer: Viewer) -> list[dict[str, Any]]:
     """One point per fact that acted on the game, in game-time order: when, what, its outcome
     and the summary (scores, phase, result) right after it. The outcome of a private event is
-    shown only to a viewer who may see that event."""
+    shown only to a viewer who may see that event. The points come from the checkpoints' cache:
+    computed once per knowledge cutoff, resumed from what an earlier cutoff shares with it."""
     hidden = {
         e.seq
-        for e in events
-        if e.private_to is not None and not viewer.may_see_private(e.private_to)
+        for e in log.folds.private
+        if e.seq <= log.last_seq and not viewer.may_see_private(e.private_to or ())
     }
-    facts = to_facts(events)
-    running = Running.start(game, setup_of(match), [])
-    effects = rulings.resolve(facts)
-    running = Running(running.state, effects, 0, None, None)
-    points: list[dict[str, Any]] = []
-    for fact in timeline(facts, effects):
-        running = running.extend(game, [fact])
-        points.append(
-            {
-                "seq": fact.seq,
-                "at": iso(fact.at),
-                "type": fact.type,
-                "actor": fact.actor,
-                "outcome": None if fact.seq in hidden else game.outcome(running.state, fact.seq),
-                "summary": game.summary(running.state),
-            }
-        )
-    return points
+    points = log.folds.points(log.n, timeline_point)
+    return [{**p, "outcome": None} if p["seq"] in hidden else p for p in points]
+
+
+def timeline_point(game: Game[Any], state: Any, fact: Fact) -> dict[str, Any]:
+    """The point of ``fact`` on the timeline, ``state`` the fold right after it."""
+    return {
+        "seq": fact.seq,
+        "at": iso(fact.at),
+        "type": fact.type,
+        "actor": fact.actor,
+        "outcome": game.outcome(state, fact.seq),
+        "summary": game.summary(state),
+    }

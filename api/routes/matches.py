@@ -19,7 +19,7 @@ from api.service import Acted
 from api.strictjson import StrictJsonRoute
 from events import MatchRecord
 from events.records import MatchStatus
-from projections.timetravel import diff, match_timeline, rulings_recorded
+from projections.timetravel import diff, known_timeline, rulings_recorded
 from projections.views import Known, event_view, state_view
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["matches"], responses=ERRORS)
@@ -220,9 +220,8 @@ def get_timeline(
 ) -> dict[str, Any]:
     """Score and key outcomes over game time, one point per event that acted on the game."""
     match = service.match(match_id)
-    events = service.events(match_id, known)
-    viewer = service.viewer(match, grant)
-    points = match_timeline(service.game(match.game), match, events, viewer)
+    game, viewer = service.game(match.game), service.viewer(match, grant)
+    points = known_timeline(game, service.checkpoints.known(game, match, known), viewer)
     return {"match_id": match_id, "points": points}
 
 

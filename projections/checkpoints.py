@@ -1,0 +1,303 @@
+"""Checkpoints of the fold beside the store, in memory: the state at any (``at``, ``known``) of a
+long match without reading or re-folding all of it.
+
+Per match (:class:`MatchFolds`) we keep the events already read (they are immutable, so a query
+reads only the tail after them), their record times (``known_at`` maps to a seq cutoff by
+binary search: a match's record times never go backwards), and states of the fold taken every
+``every`` facts of the *timeline* (``adjudicator.kernel.fold.timeline``).
+
+A checkpoint is keyed by its position ``k`` on the timeline and a digest of the timeline prefix
+before it: the seqs of its first ``k`` facts, in order, and their amendments. The fold after
+those ``k`` facts depends on nothing else (the game and setup are the match's, and a fact of a
+given seq never changes), so a ruling recorded later invalidates exactly the checkpoints whose
+prefix it changes (a void drops a seq, an amend changes an amendment, a timed ruling inserts a
+seq), and a query as known before that ruling still finds them. A query computes the timeline of
+its knowledge cutoff, resumes from the deepest checkpoint whose key matches and whose last fact
+is at or before ``at``, applies the rest exactly as ``replay`` does, then ``advance``\\ s to
+``at``. States are immutable values in every game, so a checkpointed state is shared, never
+changed.
+
+Memory bound: at most ``capacity`` matches and, beyond the most recently asked one, at most
+``max_events`` events read in all (least recently used matches dropped first; about 1.8 kB a
+Zoom event with its fact, so the defaults hold a few hundred MB at most); per match its events
+and facts as read, at most ``per_match`` checkpoint states (least recently used dropped first),
+the timelines of at most ``TIMELINES`` knowledge cutoffs and the points of ``POINTS``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from array import array
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from adjudicator import rulings
+from adjudicator.kernel.canonical import canonical_json
+from adjudicator.kernel.decider import Fact, Game, Setup
+from adjudicator.kernel.fold import Folded, timeline
+from events import EventStore, MatchRecord, StoredEvent
+from projections.facts import setup_of, to_facts
+from projections.views import Known
+
+EVERY = 200
+PER_MATCH = 64
+TIMELINES = 8
+POINTS = 2
+Point = Callable[[Game[Any], Any, Fact], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """The timeline of one knowledge cutoff: its facts in acting order, their game times, and
+    the digest of each checkpointable prefix (``digests[j]``: the first ``j * every`` facts)."""
+
+    effects: rulings.RulingEffects
+    facts: list[Fact]
+    times: list[datetime]
+    digests: list[bytes]
+
+
+def digests(facts: Sequence[Fact], every: int) -> list[bytes]:
+    """``digests[j]`` names the prefix ``facts[: j * every]``: a hash chain over the seqs and
+    amendments of each segment of ``every`` facts."""
+    seqs = array("q", (fact.seq for fact in facts))
+    out = [b""]
+    for start in range(0, len(facts) - len(facts) % every, every):
+        h = hashlib.blake2b(out[-1], digest_size=16)
+        h.update(seqs[start : start + every].tobytes())
+        for fact in facts[start : start + every]:
+            if fact.amendment is not None:
+                h.update(b"%d:%s;" % (fact.seq, canonical_json(fact.amendment)))
+        out.append(h.digest())
+    return out
+
+
+class MatchFolds:
+    """One match's facts as read so far and its checkpoints (pure: no store, no clock)."""
+
+    def __init__(
+        self, game: Game[Any], setup: Setup, every: int = EVERY, per_match: int = PER_MATCH
+    ) -> None:
+        self.game, self.setup = game, setup
+        self.every, self.per_match = every, per_match
+        self.events: list[StoredEvent] = []
+        self.private: list[StoredEvent] = []  # the events with a private payload
+        self.facts: list[Fact] = []
+        self.recorded: list[datetime] = []
+        self._lines: OrderedDict[int, Line] = OrderedDict()
+        self._states: OrderedDict[tuple[int, bytes], Any] = OrderedDict()
+        self._points: OrderedDict[tuple[int, Point], tuple[list[bytes], list[Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def last_seq(self) -> int:
+        return self.facts[-1].seq if self.facts else 0
+
+    def add(self, events: Sequence[StoredEvent]) -> None:
+        """Remember events read after ``last_seq`` (in seq order; others are ignored)."""
+        with self._lock:
+            fresh = [e for e in events if e.seq > self.last_seq]
+            self._add(to_facts(fresh), [e.recorded_at for e in fresh])
+            self.events.extend(fresh)
+            self.private.extend(e for e in fresh if e.private_to is not None)
+
+    def add_facts(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
+        """Remember facts (after ``last_seq``, in seq order) and their record times, without
+        their envelopes (for a caller that holds only facts)."""
+        with self._lock:
+            self._add(facts, recorded)
+
+    def _add(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
+        if len(facts) != len(recorded):
+            raise ValueError("one record time per fact")
+        if any(f.seq != self.last_seq + i + 1 for i, f in enumerate(facts)):
+            raise ValueError("facts must follow the last seq read, one by one")
+        self.facts.extend(facts)
+        self.recorded.extend(recorded)
+
+    def covers(self, known: Known) -> bool:
+        """Whether every event ``known`` includes has been read already (no tail to read)."""
+        if known.seq is not None and known.seq <= self.last_seq:
+            return True
+        return known.at is not None and bool(self.recorded) and self.recorded[-1] > known.at
+
+    def cutoff(self, known: Known) -> int:
+        """How many of the facts read ``known`` includes (seq at most ``known.seq``, recorded
+        at or before ``known.at``). Seqs run 1, 2, … and record times never go backwards."""
+        with self._lock:
+            n = len(self.facts)
+            if known.seq is not None:
+                n = min(n, max(known.seq, 0))
+            if known.at is not None:
+                n = min(n, bisect_right(self.recorded, known.at))
+            return n
+
+    def line(self, n: int) -> Line:
+        """The timeline of the first ``n`` facts (remembered for the last few cutoffs)."""
+        with self._lock:
+            found = self._lines.get(n)
+            if found is not None:
+                self._lines.move_to_end(n)
+                return found
+        facts = self.facts[:n]
+        effects = rulings.resolve(facts)
+        ordered = timeline(facts, effects)
+        line = Line(effects, ordered, [f.at for f in ordered], digests(ordered, self.every))
+        with self._lock:
+            self._lines[n] = line
+            while len(self._lines) > TIMELINES:
+                self._lines.popitem(last=False)
+        return line
+
+    def fold(self, n: int, at: datetime) -> Folded[Any]:
+        """The fold of the first ``n`` facts at game time ``at``: equal to
+        ``fold(game, setup, facts[:n], at)``."""
+        line = self.line(n)
+        limit = bisect_right(line.times, at)
+        start, state = self._resume(line, limit)
+        game = self.game
+        for k in range(start, limit):
+            fact = line.facts[k]
+            state = game.evolve(game.advance(state, fact.at), fact)
+            if (k + 1) % self.every == 0:
+                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
+        return Folded(game.advance(state, at), line.effects)
+
+    def points(self, n: int, point: Point) -> list[dict[str, Any]]:
+        """``point(game, state, fact)`` for each fact of the timeline of the first ``n`` facts,
+        ``state`` the fold right after that fact. Remembered for the last ``POINTS`` cutoffs and
+        resumed from the longest remembered prefix that a checkpoint covers (a timeline as known
+        now usually only grew at its end). The dicts are shared: never change them."""
+        line = self.line(n)
+        with self._lock:
+            found = self._points.get((n, point))
+            if found is not None:
+                self._points.move_to_end((n, point))
+                return found[1]
+            start, state, done = self._resume_points(line, point)
+        game, out = self.game, done[:start]
+        for k in range(start, len(line.facts)):
+            fact = line.facts[k]
+            state = game.evolve(game.advance(state, fact.at), fact)
+            out.append(point(game, state, fact))
+            if (k + 1) % self.every == 0:
+                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
+        with self._lock:
+            self._points[(n, point)] = (line.digests, out)
+            while len(self._points) > POINTS:
+                self._points.popitem(last=False)
+        return out
+
+    def _resume_points(self, line: Line, point: Point) -> tuple[int, Any, list[Any]]:
+        """Where remembered points and a checkpoint let ``line``'s points resume (lock held)."""
+        best: tuple[int, Any, list[Any]] = (0, self.game.initial(self.setup), [])
+        for (_, used), (known, done) in self._points.items():
+            if used is not point:
+                continue
+            j = min(len(known), len(line.digests), len(done) // self.every + 1) - 1
+            while j > 0 and known[j] != line.digests[j]:  # a hash chain: all before match too
+                j -= 1
+            while j * self.every > best[0]:
+                state = self._states.get((j * self.every, line.digests[j]))
+                if state is not None:
+                    best = (j * self.every, state, done)
+                    break
+                j -= 1
+        return best
+
+    def _resume(self, line: Line, limit: int) -> tuple[int, Any]:
+        """The deepest checkpoint of ``line`` within its first ``limit`` facts, or the start."""
+        with self._lock:
+            for j in range(limit // self.every, 0, -1):
+                key = (j * self.every, line.digests[j])
+                state = self._states.get(key)
+                if state is not None:
+                    self._states.move_to_end(key)
+                    return key[0], state
+        return 0, self.game.initial(self.setup)
+
+    def _keep(self, key: tuple[int, bytes], state: Any) -> None:
+        with self._lock:
+            self._states[key] = state
+            self._states.move_to_end(key)
+            while len(self._states) > self.per_match:
+                self._states.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownLog:
+    """A match's log as known at a record time: the first ``n`` events read."""
+
+    folds: MatchFolds
+    n: int
+
+    @property
+    def events(self) -> list[StoredEvent]:
+        return self.folds.events[: self.n]
+
+    @property
+    def tail(self) -> list[StoredEvent]:
+        """The last event known (none when nothing is)."""
+        return self.folds.events[self.n - 1 : self.n] if self.n else []
+
+    @property
+    def last_seq(self) -> int:
+        return self.folds.events[self.n - 1].seq if self.n else 0
+
+    def fold(self, at: datetime) -> Folded[Any]:
+        return self.folds.fold(self.n, at)
+
+
+class Checkpoints:
+    """:class:`MatchFolds` of the most recently asked ``capacity`` matches, fed from the store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        capacity: int = 64,
+        every: int = EVERY,
+        per_match: int = PER_MATCH,
+        max_events: int = 200_000,
+    ) -> None:
+        self.store, self.capacity, self.max_events = store, capacity, max_events
+        self.every, self.per_match = every, per_match
+        self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def known(self, game: Game[Any], match: MatchRecord, known: Known) -> KnownLog:
+        """The match's log as ``known`` (reads only the events after those already read, and
+        nothing when those already read cover ``known``)."""
+        folds = self._folds(game, match)
+        if not folds.covers(known):
+            folds.add(self.store.read(match.match_id, after_seq=folds.last_seq))
+            self._shrink()
+        return KnownLog(folds, folds.cutoff(known))
+
+    def __contains__(self, match_id: object) -> bool:
+        with self._lock:
+            return match_id in self._matches
+
+    def _shrink(self) -> None:
+        """Drop the least recently asked matches while more than ``max_events`` are held (the
+        most recently asked match stays, however long)."""
+        with self._lock:
+            held = sum(len(folds.facts) for folds in self._matches.values())
+            while len(self._matches) > 1 and held > self.max_events:
+                _, dropped = self._matches.popitem(last=False)
+                held -= len(dropped.facts)
+
+    def _folds(self, game: Game[Any], match: MatchRecord) -> MatchFolds:
+        with self._lock:
+            folds = self._matches.get(match.match_id)
+            if folds is None or folds.game is not game:
+                folds = MatchFolds(game, setup_of(match), self.every, self.per_match)
+                self._matches[match.match_id] = folds
+            self._matches.move_to_end(match.match_id)
+            while len(self._matches) > self.capacity:
+                self._matches.popitem(last=False)
+            return folds
