@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from adjudicator import rulings
 from adjudicator.games.no_not_that import Phase
-from adjudicator.games.zoom.model import Buzz, Pair, StartRound
+from adjudicator.games.zoom.commands import Buzz, Pair, StartRound
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, Fact, Game, Role, Setup, Viewer
 from adjudicator.kernel.fold import Running, fold, timeline
