@@ -107,6 +107,14 @@ class Table:
         return len(self.facts)
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One accepted command of a played match: the runner's decision and its instant."""
+
+    decision: runner.Decision[Any]
+    t: float
+
+
 # given / when / then ---------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from adjudicator.kernel.decider import Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
 from adjudicator.registry import GAMES
 from tests.kit import Table
+from tests.support.zombego_play import command
 
 SEATS = ("white", "black")
 HOST = Viewer(Role.HOST)
@@ -24,16 +25,6 @@ GOLDEN = Path(__file__).parents[3] / "golden" / "zombego" / "zombego-golden.json
 
 def new_table(seed: int | None = 7, **config: Any) -> Table:
     return Table(ZombegoGame(), Setup(match_id="m", seats=SEATS, config=config, seed=seed))
-
-
-def command(text: str, seat: str) -> BaseModel:
-    kind, _, rest = text.partition(":")
-    if kind == "move":
-        origin, to = rest.split("-")
-        return Move.model_validate({"seat": seat, "from": origin, "to": to})
-    value, cell = rest.split(":")
-    model = Place if kind == "place" else PlaceZombie
-    return model(seat=seat, cell=cell, value=int(value))
 
 
 def play(table: Table, texts: list[str], t: float = 0) -> None:
