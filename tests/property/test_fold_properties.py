@@ -10,7 +10,8 @@ States are compared through what they show: the host's view and the result.
 
 from __future__ import annotations
 
-import copy
+import io
+import pickle
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -65,7 +66,7 @@ PLAYERS: dict[str, Callable[[st.DataObject], Played]] = {
     "zombego": zombego_match,
 }
 bounded = settings(
-    max_examples=15,
+    max_examples=12,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -89,6 +90,32 @@ SHARED: dict[str, Callable[[Any], list[object]]] = {
     "zombego": _zombego_tables,
     "no_not_that": _nnt_fixed,
 }
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, shared: dict[int, object]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: object) -> int | None:
+        return id(obj) if id(obj) in self.shared else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, shared: dict[int, object]) -> None:
+        super().__init__(io.BytesIO(data))
+        self.shared = shared
+
+    def persistent_load(self, pid: Any) -> object:
+        return self.shared[pid]
+
+
+def deep_copy(state: Any, shared: list[object]) -> Any:
+    """A deep copy of ``state`` sharing the ``shared`` parts (a pickle round trip: as deep as
+    ``copy.deepcopy`` and many times faster on Zombego's tuples of moves)."""
+    keep, buffer = {id(part): part for part in shared}, io.BytesIO()
+    _Pickler(buffer, keep).dump(state)
+    return _Unpickler(buffer.getvalue(), keep).load()
 
 
 def shown(game: Game[Any], state: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -129,8 +156,7 @@ def test_evolve_and_advance_never_change_their_input(name: str, data: st.DataObj
 
 def unchanged(game: Game[Any], call: Callable[[Any, Any], Any], state: Any, arg: Any) -> Any:
     """``call(state, arg)``, checking that ``state`` still equals a deep copy taken before."""
-    shared = SHARED.get(game.name, _no)(state)
-    before = copy.deepcopy(state, {id(part): part for part in shared})
+    before = deep_copy(state, SHARED.get(game.name, _no)(state))
     after = call(state, arg)
     assert state == before, game.name
     return after
