@@ -15,7 +15,7 @@ from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
 from adjudicator.registry import GAMES
-from tests.kit import Act, History, Specification, Table, act, given
+from tests.kit import Act, History, Specification, Table, act, given, recorded
 from tests.support.zombego_play import command
 
 SEATS = ("white", "black")
@@ -182,15 +182,11 @@ def test_a_move_made_impossible_by_a_ruling_is_folded_as_void() -> None:
 
 
 def test_a_declared_result_prevails() -> None:
-    table = new_table()
-    play(table, ["place:2:c3"])
-    table.record(
-        "ruling.declare_result",
-        {"winner": "black", "at": "2026-01-01T12:00:05+00:00", "reason": "forfeit"},
-        t=60,
-    )
-    assert state(table).result() == {"winner": "black", "reason": "ruling", "seq": 2}
-    assert refused(table, Place(seat="black", cell="f6", value=2), "black") == "game_over"
+    declared = {"winner": "black", "at": "2026-01-01T12:00:05+00:00", "reason": "forfeit"}
+    spec = given_board(*plies(["place:2:c3"]), recorded("ruling.declare_result", declared, t=60))
+    assert state(spec.table).result() == {"winner": "black", "reason": "ruling", "seq": 2}
+    late = spec.when(Place(seat="black", cell="f6", value=2), seat="black", t=100)
+    late.then_refused("game_over")
 
 
 def test_an_undo_refolds_to_the_position_at_its_point_and_play_goes_on_from_there() -> None:
