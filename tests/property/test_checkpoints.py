@@ -23,10 +23,10 @@ from projections.checkpoints import MatchFolds
 from projections.timetravel import timeline_point
 from projections.views import Known
 from tests.kit import T0
-from tests.property.test_nnt_secrets import config as nnt_config
-from tests.property.test_nnt_secrets import legal_moves
-from tests.property.test_zoom_fold import play, steps
 from tests.support.nnt_harness import Match
+from tests.support.nnt_moves import config as nnt_config
+from tests.support.nnt_moves import legal_moves
+from tests.support.zoom_play import play, steps
 
 HOST_VIEW = Viewer(Role.HOST)
 RULINGS = ("void", "undo", "amend", "adjust_score", "end_round")

@@ -3,44 +3,15 @@ fold of the whole log equals the fold extended fact by fact, and rulings never c
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.zoom import ZoomGame
-from adjudicator.games.zoom.commands import Buzz, DeclarePriority, Pair, StartRound
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Role, Setup, Viewer
-from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.fold import Running
-from tests.kit import Table, at
-
-SEATS = ("alpha", "beta")
-HOST = Viewer(Role.HOST)
-config = {"rounds": 3, "grid_height": 6, "grid_width": 6, "target_height": 2, "target_width": 2}
-
-cells = st.builds(lambda c, r: f"{'abcdef'[c]}{r}", st.integers(0, 5), st.integers(1, 6))
-pairs = st.lists(st.builds(Pair, target=st.sampled_from("ABCDE"), at=cells), min_size=1, max_size=3)
-commands = st.one_of(
-    st.builds(StartRound),
-    st.builds(Buzz, seat=st.sampled_from(SEATS), pairs=pairs),
-    st.builds(DeclarePriority, seat=st.sampled_from(SEATS)),
-)
-steps = st.lists(
-    st.tuples(commands, st.floats(0, 40), st.sampled_from([None, *SEATS])), max_size=40
-)
-
-
-def play(seed: int, script: list[tuple[Any, float, str | None]]) -> Table:
-    table = Table(ZoomGame(), Setup("m", SEATS, config, advantage="alpha", seed=seed))
-    t = 0.0
-    for command, gap, seat in script:
-        t += gap
-        with contextlib.suppress(DomainError):
-            table.act(command, t=t, seat=seat)
-    return table
+from tests.kit import at
+from tests.support.zoom_play import HOST, play, steps
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,8 +1,9 @@
-"""A small driver for No, Not That! tests: given recorded facts, when a command, then drafts.
+"""No, Not That! on the test kit (:mod:`tests.kit`): commands named as the API names them.
 
-Commands go through ``decide`` against the kernel's fold at the command's instant, exactly as the
-service does, and what ``decide`` returns is recorded as facts with seq 1..n. Times are seconds
-after a frozen instant; nothing reads a clock.
+``Match`` is a thin layer over the kit's ``Table``: commands go through the runner against the
+fold at the command's instant, exactly as the service does, and what they decide is recorded as
+facts with seq 1..n; ``given_match``/``by`` and ``Match.when`` state a rule as given/when/then.
+Times are seconds after a frozen instant; nothing reads a clock.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from adjudicator import rulings
 from adjudicator.games.no_not_that import NoNotThatGame, NoNotThatState
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS
-from adjudicator.kernel.decider import HOST, Context, Draft, Fact, Role, Setup, Viewer, seat_actor
+from adjudicator.kernel.decider import HOST, Draft, Fact, Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
-from adjudicator.kernel.fold import fold
+from tests.kit import Act, History, Specification, Table, When, act, given
 
 HOST_NAME = HOST
 
@@ -56,8 +58,34 @@ def viewer(who: str) -> Viewer:
     return Viewer(Role.SEAT, seat=who)
 
 
+def new_setup(config: dict[str, Any] | None = None, seats: tuple[str, str] = SEATS) -> Setup:
+    return Setup("match-1", seats, config or make_config(), created_at=T0)
+
+
+def command(who: str, type: str, **fields: Any) -> BaseModel:
+    """The command ``type`` with ``fields``; a seat's command names that seat unless told."""
+    model = COMMAND_MODELS[type]
+    if "seat" in model.model_fields and "seat" not in fields:
+        fields["seat"] = who
+    return model.model_validate({"type": type, **fields})
+
+
+def by(who: str, type: str, *, t: float, **fields: Any) -> Act:
+    """``who`` (a seat or the host) doing ``type`` at ``t`` seconds, for :func:`tests.kit.given`."""
+    return act(command(who, type, **fields), seat=seat_of(who), t=t)
+
+
+def seat_of(who: str) -> str | None:
+    return None if who == HOST else who
+
+
+def given_match(*history: History, config: dict[str, Any] | None = None) -> Specification:
+    """:func:`tests.kit.given` for No, Not That! with this module's words, seats and instant."""
+    return given(NoNotThatGame(WORDS), new_setup(config), *history, t0=T0)
+
+
 class Match:
-    """One match's log and the game that folds it."""
+    """One match's log (a :class:`tests.kit.Table`) driven by command names and fields."""
 
     def __init__(
         self,
@@ -66,11 +94,19 @@ class Match:
         seats: tuple[str, str] = SEATS,
     ) -> None:
         self.game = NoNotThatGame(words)
-        self.setup = Setup("match-1", seats, config or make_config(), created_at=T0)
-        self.facts: list[Fact] = []
+        self.table = Table(self.game, new_setup(config, seats), t0=T0)
+
+    @property
+    def setup(self) -> Setup:
+        return self.table.setup
+
+    @property
+    def facts(self) -> list[Fact]:
+        return self.table.facts
 
     def state(self, seconds: float) -> NoNotThatState:
-        return fold(self.game, self.setup, self.facts, at(seconds)).state
+        state: NoNotThatState = self.table.state(seconds)
+        return state
 
     def decide(
         self,
@@ -81,15 +117,9 @@ class Match:
         state: NoNotThatState | None = None,
         **fields: Any,
     ) -> list[Draft]:
-        """``decide`` against the fold at ``seconds`` (or against ``state``, already folded)."""
-        model = COMMAND_MODELS[type]
-        if "seat" in model.model_fields and "seat" not in fields:
-            fields["seat"] = who
-        command = model.model_validate({"type": type, **fields})
-        ctx = Context(HOST, at(seconds))
-        if who != HOST:
-            ctx = Context(seat_actor(who), at(seconds), seat=who)
-        return self.game.decide(state or self.state(seconds), command, ctx)
+        """The runner's drafts against the fold at ``seconds`` (or ``state``, already folded)."""
+        cmd = command(who, type, **fields)
+        return self.table.decide(cmd, t=seconds, seat=seat_of(who), state=state).drafts
 
     def do(
         self,
@@ -100,11 +130,15 @@ class Match:
         state: NoNotThatState | None = None,
         **fields: Any,
     ) -> list[Draft]:
-        drafts = self.decide(seconds, who, type, state=state, **fields)
-        actor = HOST if who == HOST else seat_actor(who)
-        for draft in drafts:
-            self.record(seconds, draft.type, draft.payload, actor)
-        return drafts
+        """Decide as :meth:`decide` does and record the drafts."""
+        cmd, seat = command(who, type, **fields), seat_of(who)
+        decision = self.table.decide(cmd, t=seconds, seat=seat, state=state)
+        self.table.enter(decision, t=seconds, seat=seat)
+        return decision.drafts
+
+    def when(self, seconds: float, who: str, type: str, **fields: Any) -> When:
+        """The kit's ``when`` on this match's log: ``.then(events=...)`` or ``.then_refused``."""
+        return When(self.table, command(who, type, **fields), seat_of(who), seconds)
 
     def refused(self, seconds: float, who: str, type: str, **fields: Any) -> DomainError:
         before = len(self.facts)
@@ -121,9 +155,7 @@ class Match:
         actor: str = HOST,
         when: datetime | None = None,
     ) -> int:
-        seq = len(self.facts) + 1
-        self.facts.append(Fact(seq, type, actor, when or at(seconds), payload))
-        return seq
+        return self.table.record(type, payload, t=seconds, actor=actor, when=when).seq
 
     def rule(self, seconds: float, ruling: dict[str, Any]) -> int:
         models: dict[str, type[rulings._Ruling]] = {

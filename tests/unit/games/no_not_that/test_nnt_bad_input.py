@@ -36,9 +36,8 @@ def test_extra_fields_are_refused_by_the_schema() -> None:
 def test_a_second_action_in_one_step_is_refused() -> None:
     m = started()
     m.do(1, "Alpha", "submit", object="Q")
-    error = m.refused(2, "Alpha", "claim_prompt")
+    error = m.when(2, "Alpha", "claim_prompt").then_refused("already_acted")
     assert isinstance(error, RuleViolation)
-    assert error.code == "already_acted"
 
 
 def test_an_action_before_the_round_or_during_claims_is_refused() -> None:
@@ -51,10 +50,8 @@ def test_an_action_before_the_round_or_during_claims_is_refused() -> None:
 
 
 def test_a_seat_may_act_only_for_itself() -> None:
-    m = started()
-    error = m.refused(1, "Alpha", "submit", seat="Beta", object="Q")
+    error = started().when(1, "Alpha", "submit", seat="Beta", object="Q").then_refused("wrong_seat")
     assert isinstance(error, NotPermitted)
-    assert error.code == "wrong_seat"
 
 
 def test_an_unknown_seat_is_refused() -> None:

@@ -6,7 +6,17 @@ from typing import Any
 
 from adjudicator.games.no_not_that import Phase
 from adjudicator.kernel.canonical import iso
-from tests.support.nnt_harness import Match, at, consonant_round, make_config
+from adjudicator.kernel.decider import Draft
+from tests.support.nnt_harness import (
+    Match,
+    at,
+    by,
+    command,
+    consonant_round,
+    given_match,
+    make_config,
+    viewer,
+)
 
 
 def started(config: dict[str, Any] | None = None) -> Match:
@@ -16,28 +26,22 @@ def started(config: dict[str, Any] | None = None) -> Match:
 
 
 def test_the_host_starts_a_round_and_its_first_step_opens() -> None:
-    m = Match()
-    drafts = m.do(0, "host", "start_round", round=1)
-    assert [(d.type, d.payload) for d in drafts] == [("nnt.round_started", {"round": 1})]
-    view = m.view(0, "spectator")
+    table = (
+        given_match()
+        .when(command("host", "start_round", round=1), t=0)
+        .then(events=[("nnt.round_started", {"round": 1})])
+    )
+    view = table.game.view(table.state(0), viewer("spectator"))
     assert view["phase"] == "step"
     assert view["round"]["step"] == 1
     assert view["round"]["prompt"].startswith("a 4-letter word")
 
 
 def test_a_first_action_is_private_to_its_seat() -> None:
-    m = started()
-    drafts = m.decide(1, "Alpha", "submit", object="Q")
-    assert len(drafts) == 1
-    assert drafts[0].type == "nnt.acted"
-    assert drafts[0].private_to == ("Alpha",)
-    assert drafts[0].payload == {
-        "seat": "Alpha",
-        "round": 1,
-        "step": 1,
-        "action": "submit",
-        "object": "Q",
-    }
+    acted = {"seat": "Alpha", "round": 1, "step": 1, "action": "submit", "object": "Q"}
+    given_match(by("host", "start_round", round=1, t=0)).when(
+        command("Alpha", "submit", object="Q"), seat="Alpha", t=1
+    ).then(events=[Draft("nnt.acted", acted, private_to=("Alpha",))])
 
 
 def test_the_opponent_sees_only_that_the_seat_has_acted() -> None:
@@ -53,17 +57,17 @@ def test_the_opponent_sees_only_that_the_seat_has_acted() -> None:
 def test_the_second_action_also_records_the_public_reveal() -> None:
     m = started()
     m.do(1, "Alpha", "submit", object="Q")
-    drafts = m.decide(2, "Beta", "submit", object="W")
-    assert [d.type for d in drafts] == ["nnt.acted", "nnt.revealed"]
-    assert drafts[1].private_to is None
-    assert drafts[1].payload == {
-        "round": 1,
-        "step": 1,
-        "actions": {
-            "Alpha": {"action": "submit", "object": "Q"},
-            "Beta": {"action": "submit", "object": "W"},
-        },
+    acted = {"seat": "Beta", "round": 1, "step": 1, "action": "submit", "object": "W"}
+    actions = {
+        "Alpha": {"action": "submit", "object": "Q"},
+        "Beta": {"action": "submit", "object": "W"},
     }
+    m.when(2, "Beta", "submit", object="W").then(
+        events=[
+            Draft("nnt.acted", acted, private_to=("Beta",)),
+            Draft("nnt.revealed", {"round": 1, "step": 1, "actions": actions}),
+        ]
+    )
 
 
 def test_without_claims_both_objects_enter_play_and_the_next_step_opens_then() -> None:

@@ -15,7 +15,8 @@ from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
 from adjudicator.registry import GAMES
-from tests.kit import Table
+from tests.kit import Act, History, Specification, Table, act, given, recorded
+from tests.support.zombego_play import command
 
 SEATS = ("white", "black")
 HOST = Viewer(Role.HOST)
@@ -26,14 +27,19 @@ def new_table(seed: int | None = 7, **config: Any) -> Table:
     return Table(ZombegoGame(), Setup(match_id="m", seats=SEATS, config=config, seed=seed))
 
 
-def command(text: str, seat: str) -> BaseModel:
-    kind, _, rest = text.partition(":")
-    if kind == "move":
-        origin, to = rest.split("-")
-        return Move.model_validate({"seat": seat, "from": origin, "to": to})
-    value, cell = rest.split(":")
-    model = Place if kind == "place" else PlaceZombie
-    return model(seat=seat, cell=cell, value=int(value))
+def given_board(*history: History, seed: int | None = 7, **config: Any) -> Specification:
+    """Given a fresh match (hand orders from ``seed``), then ``history``."""
+    fresh = new_table(seed, **config)
+    return given(fresh.game, fresh.setup, *history)
+
+
+def plies(texts: list[str], t: float = 0) -> list[Act]:
+    """Ludii move strings as history, the seats alternating from white, one second apart."""
+    return [ply(text, SEATS[i % 2], t + i) for i, text in enumerate(texts)]
+
+
+def ply(text: str, seat: str, t: float) -> Act:
+    return act(command(text, seat), seat=seat, t=t)
 
 
 def play(table: Table, texts: list[str], t: float = 0) -> None:
@@ -77,14 +83,14 @@ def test_hand_orders_come_from_the_seed() -> None:
 
 
 def test_a_placement_is_recorded_as_what_the_seat_did() -> None:
-    table = new_table()
-    [fact] = table.act(Place(seat="white", cell="E3", value=56), seat="white", t=1)
-    slot = [c >> 2 for c in state(table).opening.hands[0]].index(56)
-    assert (fact.type, dict(fact.payload)) == (
-        "zombego.placed",
-        {"seat": "white", "slot": slot, "cell": "e3", "value": 56},
+    slot = [c >> 2 for c in state(new_table()).opening.hands[0]].index(56)
+    placed = {"seat": "white", "slot": slot, "cell": "e3", "value": 56}
+    table = (
+        given_board()
+        .when(Place(seat="white", cell="E3", value=56), seat="white", t=1)
+        .then(events=[("zombego.placed", placed)])
     )
-    assert table.game.outcome(state(table), fact.seq) == {
+    assert table.game.outcome(state(table), 1) == {
         "ply": 1,
         "outcome": "plain",
         "move": "place:56:e3",
@@ -121,21 +127,24 @@ def test_a_piece_may_be_named_by_slot() -> None:
 def test_illegal_commands_are_refused_with_a_precise_code(
     cmd: BaseModel, seat: str | None, code: str
 ) -> None:
-    table = new_table()
-    assert refused(table, cmd, seat) == code
-    assert table.facts == []
+    given_board().when(cmd, seat=seat, t=100).then_refused(code)
 
 
 def test_the_host_may_act_for_a_seat_and_the_commands_seat_is_authoritative() -> None:
-    table = new_table()
-    [fact] = table.act(Place(seat="white", cell="a1", value=2), seat=None, t=1)
-    assert fact.actor == "host" and fact.payload["seat"] == "white"
+    slot = [c >> 2 for c in state(new_table()).opening.hands[0]].index(2)
+    placed = {"seat": "white", "slot": slot, "cell": "a1", "value": 2}
+    table = (
+        given_board()
+        .when(Place(seat="white", cell="a1", value=2), seat=None, t=1)
+        .then(events=[("zombego.placed", placed)])
+    )
+    assert table.facts[-1].actor == "host"
 
 
 def test_rules_errors_surface_through_the_game() -> None:
-    table = new_table()
-    play(table, ["place:2:c3"])
-    assert refused(table, Place(seat="black", cell="c2", value=7), "black") == "cell_attacked"
+    given_board(*plies(["place:2:c3"])).when(
+        Place(seat="black", cell="c2", value=7), seat="black", t=100
+    ).then_refused("cell_attacked")
 
 
 def golden_games() -> list[dict[str, Any]]:
@@ -173,15 +182,11 @@ def test_a_move_made_impossible_by_a_ruling_is_folded_as_void() -> None:
 
 
 def test_a_declared_result_prevails() -> None:
-    table = new_table()
-    play(table, ["place:2:c3"])
-    table.record(
-        "ruling.declare_result",
-        {"winner": "black", "at": "2026-01-01T12:00:05+00:00", "reason": "forfeit"},
-        t=60,
-    )
-    assert state(table).result() == {"winner": "black", "reason": "ruling", "seq": 2}
-    assert refused(table, Place(seat="black", cell="f6", value=2), "black") == "game_over"
+    declared = {"winner": "black", "at": "2026-01-01T12:00:05+00:00", "reason": "forfeit"}
+    spec = given_board(*plies(["place:2:c3"]), recorded("ruling.declare_result", declared, t=60))
+    assert state(spec.table).result() == {"winner": "black", "reason": "ruling", "seq": 2}
+    late = spec.when(Place(seat="black", cell="f6", value=2), seat="black", t=100)
+    late.then_refused("game_over")
 
 
 def test_an_undo_refolds_to_the_position_at_its_point_and_play_goes_on_from_there() -> None:

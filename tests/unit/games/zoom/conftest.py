@@ -9,7 +9,7 @@ import pytest
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.games.zoom.commands import StartRound, SuppliedRound
 from adjudicator.kernel.decider import Setup
-from tests.kit import Table
+from tests.kit import History, Specification, Table, given
 
 GRID = [
     "RGBRGB",  # row 1
@@ -30,6 +30,12 @@ def new_table(rounds: int = 2, advantage: str | None = None, **config: Any) -> T
         seed=7,
     )
     return Table(ZoomGame(), setup)
+
+
+def given_round(*history: History) -> Specification:
+    """Given a two-round match with round 1 (the grid above) started at t=0, then ``history``."""
+    fresh = new_table()
+    return given(fresh.game, fresh.setup, StartRound(supplied=ROUND), *history)
 
 
 def start(table: Table, t: float = 0) -> None:

@@ -8,7 +8,8 @@ import pytest
 
 from adjudicator.games.zoom.commands import Buzz, Pair
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
-from tests.kit import Table
+from tests.kit import Table, act, given
+from tests.unit.games.zoom.conftest import given_round, new_table
 
 
 def buzz(seat: str, **pairs: str) -> Buzz:
@@ -32,9 +33,12 @@ def last(table: Table, t: float) -> list[tuple[Any, ...]]:
     return outcomes(table, t)[-1]
 
 
-def test_a_correct_pair_scores_and_closes_the_target_to_both(table: Table) -> None:
-    table.act(buzz("alpha", A="d3"), seat="alpha", t=5)
-    table.act(buzz("beta", A="d3"), seat="beta", t=6)
+def test_a_correct_pair_scores_and_closes_the_target_to_both() -> None:
+    table = (
+        given_round(act(buzz("alpha", A="d3"), seat="alpha", t=5))
+        .when(buzz("beta", A="d3"), seat="beta", t=6)
+        .then(events=[("zoom.buzzed", {"seat": "beta", "pairs": [{"target": "A", "at": "d3"}]})])
+    )
     state = table.state(6)
     assert state.scores == {"alpha": 1}
     assert outcomes(table, 6) == [[("A", "correct", None)], [("A", "ineligible", "already_found")]]
@@ -60,9 +64,10 @@ def test_a_cell_where_the_target_would_not_fit_is_incorrect_not_bad_input(table:
     assert last(table, 1) == [("A", "incorrect", None)]
 
 
-def test_labels_and_coordinates_are_case_insensitive_and_echoed_lower_case(table: Table) -> None:
-    [fact] = table.act(buzz("alpha", a="D3"), seat="alpha", t=1)
-    assert fact.payload["pairs"] == [{"target": "A", "at": "d3"}]
+def test_labels_and_coordinates_are_case_insensitive_and_echoed_lower_case() -> None:
+    given_round().when(buzz("alpha", a="D3"), seat="alpha", t=1).then(
+        events=[("zoom.buzzed", {"seat": "alpha", "pairs": [{"target": "A", "at": "d3"}]})]
+    )
 
 
 def test_an_incorrect_pair_locks_that_target_only_for_that_player(table: Table) -> None:
@@ -114,18 +119,15 @@ def test_of_two_buzzes_at_one_instant_the_one_recorded_first_wins(table: Table) 
         ({"A": "a5"}, "outside_grid"),
     ],
 )
-def test_bad_buzzes_are_refused_whole(table: Table, pairs: dict[str, str], code: str) -> None:
+def test_bad_buzzes_are_refused_whole(pairs: dict[str, str], code: str) -> None:
     command = Buzz(seat="alpha", pairs=[Pair(target=k, at=v) for k, v in pairs.items()])
-    with pytest.raises(InvalidCommand) as caught:
-        table.act(command, seat="alpha", t=5)
-    assert caught.value.code == code
-    assert table.last_seq == 1
+    error = given_round().when(command, seat="alpha", t=5).then_refused(code)
+    assert isinstance(error, InvalidCommand)
 
 
-def test_a_seat_cannot_buzz_for_the_other_seat(table: Table) -> None:
-    with pytest.raises(NotPermitted) as caught:
-        table.act(buzz("beta", A="d3"), seat="alpha", t=5)
-    assert caught.value.code == "wrong_seat"
+def test_a_seat_cannot_buzz_for_the_other_seat() -> None:
+    error = given_round().when(buzz("beta", A="d3"), seat="alpha", t=5).then_refused("wrong_seat")
+    assert isinstance(error, NotPermitted)
 
 
 def test_the_host_may_enter_a_buzz_for_a_seat(table: Table) -> None:
@@ -133,16 +135,12 @@ def test_the_host_may_enter_a_buzz_for_a_seat(table: Table) -> None:
     assert table.state(5).scores == {"beta": 1}
 
 
-def test_an_unknown_seat_is_refused(table: Table) -> None:
-    with pytest.raises(InvalidCommand) as caught:
-        table.act(buzz("gamma", A="d3"), t=5)
-    assert caught.value.code == "unknown_seat"
+def test_an_unknown_seat_is_refused() -> None:
+    error = given_round().when(buzz("gamma", A="d3"), t=5).then_refused("unknown_seat")
+    assert isinstance(error, InvalidCommand)
 
 
 def test_no_buzz_before_the_first_round() -> None:
-    from tests.unit.games.zoom.conftest import new_table
-
     fresh = new_table()
-    with pytest.raises(RuleViolation) as caught:
-        fresh.act(buzz("alpha", A="d3"), seat="alpha", t=0)
-    assert caught.value.code == "no_round_in_progress"
+    when = given(fresh.game, fresh.setup).when(buzz("alpha", A="d3"), seat="alpha", t=0)
+    assert isinstance(when.then_refused("no_round_in_progress"), RuleViolation)
