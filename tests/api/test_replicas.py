@@ -167,13 +167,18 @@ def _feed(base: str) -> list[dict[str, Any]]:
         everything += page
 
 
+def _raw(stored: str | None) -> str | None:
+    """The key a client sent (the store scopes it to the acting seat: ``seat:alpha/<key>``)."""
+    return None if stored is None else stored.split("/", 1)[1]
+
+
 def test_racing_clients_over_three_replicas_get_exactly_once_results(replicas: list[str]) -> None:
     matches = [_create(replicas[n % REPLICAS]) for n in range(MATCHES)]
     record = _race(replicas, matches)
     logs = {m["match_id"]: _log(random.choice(replicas), m) for m in matches}
     for events in logs.values():
         assert [e["seq"] for e in events] == list(range(1, len(events) + 1))  # gap-free
-    keyed = Counter(e["idempotency_key"] for events in logs.values() for e in events)
+    keyed = Counter(_raw(e["idempotency_key"]) for events in logs.values() for e in events)
     assert set(record.answers) == {k for k in keyed if k is not None}
     by_seq = {(mid, e["seq"]): e for mid, events in logs.items() for e in events}
     for key, answers in record.answers.items():

@@ -36,11 +36,11 @@ def stream_text(server: str, link: str) -> str:
     return "".join(chunks)
 
 
-def drain(responses: list[Any]) -> list[str]:
+def drain(bodies: list[str]) -> list[str]:
     """The bodies of the responses fetched so far (the live stream is read separately)."""
-    bodies = [r.text() for r in responses if "/stream" not in r.url]
-    responses.clear()
-    return bodies
+    taken = list(bodies)
+    bodies.clear()
+    return taken
 
 
 def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> None:
@@ -49,12 +49,16 @@ def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> 
     host = open_as(contexts, links["host"], "#start-round")
     alpha = open_as(contexts, links["seat Alpha"], "#round-line")
     beta = open_as(contexts, links["seat Beta"], "#round-line")
-    seen: list[Any] = []
+    seen: list[str] = []
 
-    def keep(response: Any) -> None:  # a bound method is refused as a Playwright handler
-        seen.append(response)
+    def keep(route: Any) -> None:
+        """Every response the opponent's page fetches, its body kept as it passes (read from
+        the route, so no body is lost to the browser's cache)."""
+        response = route.fetch()
+        seen.append(response.text())
+        route.fulfill(response=response)
 
-    beta.on("response", keep)
+    beta.route(lambda url: "/stream" not in url, keep)
 
     host.click("#start-round")
     alpha.wait_for_selector("#nnt-object", timeout=2000)

@@ -15,16 +15,19 @@ timeout), which the stream notices at its next poll.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import anyio
 from fastapi.testclient import TestClient
 
 from adjudicator.kernel.canonical import iso
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +129,7 @@ class Probe:
         last = self.client.get(f"/matches/{match_id}").json()["last_seq"]
         path, query = f"/matches/{match_id}/stream", _query(after_seq=after_seq)
         args = (self.client.app, path, query, _headers(token), last, self.stream_timeout)
-        status, body = anyio.run(_stream_body, *args)
+        status, body = _in_own_thread(lambda: anyio.run(_stream_body, *args))
         return Answer(path, query, status, body)
 
     def read_all(self, match_id: str, token: str | None, moments: Moments) -> list[Answer]:
@@ -165,3 +168,15 @@ def stream_events(body: bytes) -> list[dict[str, Any]]:
             if line.startswith("data: "):
                 events.append(json.loads(line.removeprefix("data: ")))
     return events
+
+
+def _in_own_thread(call: Callable[[], T]) -> T:
+    """Run ``call`` in a fresh thread: an event loop may already run in this one (Playwright's
+    sync API keeps one in the main thread after the browser tests)."""
+    result: list[T] = []
+    worker = threading.Thread(target=lambda: result.append(call()))
+    worker.start()
+    worker.join()
+    if not result:
+        raise RuntimeError("the stream read failed in its thread")
+    return result[0]
