@@ -53,6 +53,16 @@ def test_the_host_previews_and_enters_a_zoom_export(server: str, contexts: Any) 
     assert host.locator("#grid").count() == 0  # the preview recorded nothing
     shot(host, "transcript-preview")
 
+    box = row(host, "11").locator("input.exclude")
+    box.focus()
+    host.keyboard.press("Space")
+    host.click("#transcript-preview-button")
+    host.wait_for_selector("#transcript-rows tr[data-status=excluded]")
+    assert row(host, "11").get_attribute("data-status") == "excluded"
+    row(host, "11").locator("input.exclude").uncheck()
+    host.click("#transcript-preview-button")
+    host.wait_for_selector("#transcript-rows tr[data-status=flagged]")
+
     host.click("#transcript-enter")
     host.wait_for_selector("#transcript-status:has-text('Entered 9 command(s).')")
     host.wait_for_selector("#grid .outline:has-text('A · alpha')")
