@@ -43,15 +43,19 @@ class TranscriptPanel {
       this.ui.error, this.ui.status, this.ui.table);
   }
 
-  /** Read the chosen files (JSON when it starts with "{", as the CLI decides). */
+  /** Read the chosen files; each gets a "DMs" checkbox (ticking it voids the preview shown). */
   async pick(list) {
-    this.files = await Promise.all([...list].map(async (file) => ({ file, text: await file.text(), dm: false })));
-    replace(this.ui.files, this.files.map((f, i) => h("li", {},
-      h("label", {}, h("input", { type: "checkbox", class: "transcript-dm", dataset: { index: i },
-        onchange: (e) => { f.dm = e.target.checked; } }), ` ${f.file.name} is a seat's DMs with the host`))));
+    const read = async (file) => ({ file, text: await file.text(), dm: false });
+    this.files = await Promise.all([...list].map(read));
+    const dm = (f) => (e) => { f.dm = e.target.checked; this.invalidate(); };
+    replace(this.ui.files, this.files.map((f, i) => h("li", {}, h("label", {},
+      h("input", { type: "checkbox", class: "transcript-dm", dataset: { index: i }, onchange: dm(f) }),
+      ` ${f.file.name} is a seat's DMs with the host`))));
     this.invalidate();
   }
 
+  /** The request body; a file is DiscordChatExporter JSON when it starts with "{" (as the CLI
+   * decides), else a text transcript named after the file. */
   body() {
     const seats = {};
     for (const input of this.root.querySelectorAll("input[data-seat]")) {
@@ -128,10 +132,11 @@ function previewTable(posts, excluded) {
 }
 
 function postRow(post, excluded) {
-  const excludable = post.status === "flagged" || excluded.has(post.message_id);
-  const box = excludable ? h("input", { type: "checkbox", class: "exclude",
-    "aria-label": `exclude post ${post.message_id}`, checked: excluded.has(post.message_id),
-    onchange: (e) => { e.target.checked ? excluded.add(post.message_id) : excluded.delete(post.message_id); } }) : null;
+  const id = post.message_id;
+  const toggle = (e) => (e.target.checked ? excluded.add(id) : excluded.delete(id));
+  const box = post.status === "flagged" || excluded.has(id) ? h("input", { type: "checkbox",
+    class: "exclude", "aria-label": `exclude post ${id}`, checked: excluded.has(id),
+    onchange: toggle }) : null;
   return h("tr", { class: `post ${post.status}`, dataset: { message: post.message_id, status: post.status } },
     h("td", {}, h("time", { datetime: post.posted_at }, post.posted_at), post.dm ? " (DM)" : ""),
     h("td", {}, post.author, post.seat ? ` (${post.seat})` : post.role === "host" ? " (host)" : ""),
