@@ -105,6 +105,10 @@ export const api = {
       body,
       extra: { "Idempotency-Key": crypto.randomUUID() },
     }),
+  transcriptPreview: (id, body) =>
+    call("POST", `${forMatch(id)}/transcript/preview`, { token: tokenOf(id), body }),
+  transcriptEnter: (id, body) =>
+    call("POST", `${forMatch(id)}/transcript/enter`, { token: tokenOf(id), body }),
   close: (id) => call("POST", `${forMatch(id)}/close`, { token: tokenOf(id) }),
   async exportRecord(id) {
     const response = await fetch(`${forMatch(id)}/export`, { headers: headers(tokenOf(id)) });

@@ -8,6 +8,7 @@ import { renderAudit } from "./audit.js";
 import { renderHost } from "./host.js";
 import { describeResult } from "./list.js";
 import { TimeTravel } from "./timetravel.js";
+import { renderTranscript } from "./transcript.js";
 import { renderZoom } from "./zoom.js";
 import { renderZombego } from "./zombego.js";
 import { renderNnt } from "./nnt.js";
@@ -45,11 +46,13 @@ class MatchPage {
     ui.travel = h("section", { id: "travel", "aria-label": "time travel" });
     ui.host = h("section", { id: "host-console" });
     ui.audit = h("section", { id: "audit" });
+    ui.transcript = h("section", { id: "transcript", "aria-label": "referee from a chat export" });
     replace(this.main,
       h("h1", {}, `${this.match.game}: ${this.match.seats.join(" vs ")}`),
       h("p", { class: "meta" }, `match ${this.id} · `, ui.status),
-      ui.error, ui.banner, ui.board, ui.travel, ui.host, ui.audit);
+      ui.error, ui.banner, ui.board, ui.travel, ui.host, this.isHost ? ui.transcript : null, ui.audit);
     this.travel = new TimeTravel(this, ui.travel);
+    if (this.isHost && this.match.status !== "closed") renderTranscript(ui.transcript, this);
     await this.refresh();
     if (this.match.status === "closed") this.onStatus("closed"); // nothing more will come
     else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e), (s) => this.onStatus(s));
