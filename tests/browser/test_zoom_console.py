@@ -3,7 +3,8 @@ spectator), then travelled through, ruled on, closed and audited."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.browser.conftest import shot
@@ -176,6 +177,7 @@ def test_the_host_enters_a_buzz_with_the_chat_posts_time_by_keyboard(
     for key in ("ArrowRight", "ArrowDown", "Enter"):
         host.keyboard.press(key)
     assert host.inner_text("#pairs") == "A at b2"
+    time.sleep(max(0.0, (posted - datetime.now(UTC)).total_seconds()) + 0.05)  # never ahead
     host.click("#buzz")
     host.wait_for_selector("#buzz-outcome:has-text('A at b2'), main .error:not([hidden])")
     assert host.inner_text("#buzz-outcome").startswith("A at b2"), host.inner_text("main .error")
@@ -195,5 +197,9 @@ def the_list_filters(page: Any, match_id: str) -> None:
     page.select_option("#filter-status", "open")
     page.select_option("#filter-game", "zoom")
     page.wait_for_selector(row)
+    page.wait_for_function(  # the filtered list has replaced the whole one
+        "() => [...document.querySelectorAll('#matches tbody td:first-child')]"
+        ".every(cell => cell.innerText === 'zoom')"
+    )
     games = {c.inner_text() for c in page.query_selector_all("#matches tbody td:first-child")}
     assert games == {"zoom"}
