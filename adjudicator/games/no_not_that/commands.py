@@ -151,21 +151,6 @@ class JudgePrompt(_Command):
     meets: bool
 
 
-SeatCommand = (
-    Submit
-    | ClaimInvalid
-    | ClaimPrompt
-    | Pass
-    | HeadStart
-    | Solve
-    | Challenge
-    | Accept
-    | UseItem
-    | Exchange
-)
-StepAction = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
-Command = SeatCommand | StartRound | JudgeCategory | JudgePrompt
-
 COMMAND_MODELS: dict[str, type[BaseModel]] = {
     model.model_fields["type"].default: model
     for model in (

@@ -131,6 +131,3 @@ class DeclarePriority(_Frozen):
 
     type: Literal["declare_priority"] = "declare_priority"
     seat: str
-
-
-ZoomCommand = StartRound | Buzz | DeclarePriority
