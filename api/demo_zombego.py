@@ -15,21 +15,11 @@ from typing import Any
 
 import httpx
 
+from adjudicator.games.zombego.notation import command_body as command_for
 from api.entering import HostEntry
 
 WHITE, BLACK = "white", "black"
 DEMO_PLY_CAP = 400
-
-
-def command_for(seat: str, move: str) -> dict[str, Any]:
-    """The command for a Ludii move string (``place:7:c3``, ``zombie:7:c3``, ``move:b1-d3``)."""
-    kind, _, rest = move.partition(":")
-    if kind == "move":
-        origin, to = rest.split("-")
-        return {"type": "move", "seat": seat, "from": origin, "to": to}
-    value, cell = rest.split(":")
-    kinds = {"place": "place", "zombie": "place_zombie"}
-    return {"type": kinds[kind], "seat": seat, "value": int(value), "cell": cell}
 
 
 class ZombegoScript(HostEntry):

@@ -26,13 +26,13 @@ import sys
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from adjudicator.games.zombego.notation import command_body  # noqa: E402
 from api.app import create_app  # noqa: E402
 from api.demo import ZoomScript  # noqa: E402
 from api.demo_nnt import NntScript  # noqa: E402
@@ -75,16 +75,6 @@ def zoom_match(client: TestClient) -> str:
     return close_and_export(client, made["match_id"], made["tokens"]["host"])
 
 
-def zombego_command(seat: str, text: str) -> dict[str, Any]:
-    kind, _, rest = text.partition(":")
-    if kind == "move":
-        origin, to = rest.split("-")
-        return {"type": "move", "seat": seat, "from": origin, "to": to}
-    value, cell = rest.split(":")
-    kinds = {"place": "place", "zombie": "place_zombie"}
-    return {"type": kinds[kind], "seat": seat, "value": int(value), "cell": cell}
-
-
 def zombego_match(client: TestClient, seed: int = 6) -> str:
     body = {
         "game": "zombego",
@@ -101,7 +91,7 @@ def zombego_match(client: TestClient, seed: int = 6) -> str:
             return close_and_export(client, match_id, host)
         move = rng.choice(state["legal"])["move"]
         seat_token = made["tokens"]["seats"][state["to_move"]]
-        command = zombego_command(state["to_move"], move)
+        command = command_body(state["to_move"], move)
         url = f"/matches/{match_id}/commands"
         answer = client.post(url, json=command, headers=auth(seat_token))
         assert answer.status_code == 201, answer.text

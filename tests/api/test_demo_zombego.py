@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from api.demo_zombego import ZombegoScript, command_for, moves_text, result_line
+from adjudicator.games.zombego.notation import command_body as command_for
+from api.demo_zombego import ZombegoScript, moves_text, result_line
 from tests.api.conftest import OPERATOR, Api
 
 SMALL = {"board": 4, "piece_set": "(6) Sum dist by type = 4", "ply_cap": 40}

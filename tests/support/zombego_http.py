@@ -9,19 +9,10 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from adjudicator.games.zombego.notation import command_body as command
+
 HIDDEN = "Stratego Style with Zombies"
 SEATS = ("white", "black")
-
-
-def command(seat: str, move: str) -> dict[str, Any]:
-    """The command body of a Ludii move string (``place:3:c2``, ``zombie:3:c2``, ``move:a-b``)."""
-    kind, _, rest = move.partition(":")
-    if kind == "move":
-        origin, _, to = rest.partition("-")
-        return {"type": "move", "seat": seat, "from": origin, "to": to}
-    value, _, cell = rest.partition(":")
-    name = "place_zombie" if kind == "zombie" else "place"
-    return {"type": name, "seat": seat, "cell": cell, "value": int(value)}
 
 
 class ZombegoPlay:

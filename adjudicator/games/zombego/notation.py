@@ -156,3 +156,15 @@ def texts(data: Mapping[str, Any]) -> Sequence[str]:
     if "moves" in data:
         return [str(text) for text in data["moves"]]
     return [str(ply["played"]) for ply in data["plies"]]
+
+
+def command_body(seat: str, text: str) -> dict[str, Any]:
+    """The service command a seat's Ludii move string asks for (``place:7:c3``,
+    ``zombie:7:c3``, ``move:b1-d3``), the piece named by its value."""
+    kind, _, rest = text.partition(":")
+    if kind == "move":
+        origin, _, to = rest.partition("-")
+        return {"type": "move", "seat": seat, "from": origin, "to": to}
+    value, _, cell_name = rest.partition(":")
+    name = "place_zombie" if kind == "zombie" else "place"
+    return {"type": name, "seat": seat, "value": int(value), "cell": cell_name}
