@@ -60,7 +60,7 @@ def _sealed(state: NoNotThatState, seat: str) -> bool:
 
 
 @settings(
-    max_examples=50,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -38,7 +38,7 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
 FAR_PAST = datetime(1900, 1, 1, tzinfo=UTC)
 WAITS = (0.0, 1.0, 4.0, 11.0, 16.0, 21.0, 61.0)
 SETTINGS = settings(
-    max_examples=5,
+    max_examples=4,
     deadline=None,
     derandomize=True,
     phases=(Phase.explicit, Phase.generate),  # a failure is reported as found: no shrinking
@@ -155,7 +155,7 @@ def test_no_nnt_read_shows_a_sealed_value(
     seed = data.draw(st.integers(10**17, 2**63 - 1), label="seed")
     served.skip_feed()
     play = NntPlay(served.client, served.clock, OPERATOR, seed)
-    for _ in range(data.draw(st.integers(8, 24), label="commands")):
+    for _ in range(data.draw(st.integers(6, 16), label="commands")):
         served.clock.advance(data.draw(st.sampled_from(WAITS), label="wait"))
         view = play.host_view()
         play.note_public(view)
@@ -177,7 +177,7 @@ def test_no_zombego_read_shows_a_hidden_value(
     board = data.draw(st.sampled_from([4, 5, 6]), label="board")
     served.skip_feed()
     play = ZombegoPlay(served.client, OPERATOR, seed, board)
-    for _ in range(data.draw(st.integers(4, 14), label="plies")):
+    for _ in range(data.draw(st.integers(4, 10), label="plies")):
         served.clock.advance(data.draw(st.sampled_from(WAITS), label="wait"))
         if not play.play_one(rng):
             break

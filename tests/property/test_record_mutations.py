@@ -140,7 +140,7 @@ def test_verify_never_raises_and_never_passes_a_changed_record(mutation: Mutatio
 
 
 @settings(
-    max_examples=30,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
