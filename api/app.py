@@ -18,6 +18,7 @@ from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api import console, errors, logs
 from api.limits import BodyLimit
+from api.responses import FastJSONResponse
 from api.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service import MatchService
 from api.settings import Settings
@@ -27,6 +28,9 @@ from api.wordlists import load_words
 from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener
+
+# zlib's level 5 writes a 1.3 MB state in ~4 ms, 6% bigger than level 9, which takes ~25 ms
+GZIP_LEVEL = 5
 
 
 def utc_now() -> datetime:
@@ -60,6 +64,7 @@ def create_app(
         version="0.1.0",
         description="Referee, record keeper and auditor for two-player competition games.",
         lifespan=partial(_listening, store, wakeups),
+        default_response_class=FastJSONResponse,
     )
     app.state.wakeups = wakeups
     games_ = games_ or registry.games(load_words(settings.wordlist))
@@ -71,7 +76,7 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         large=("/transcript/", settings.max_transcript_bytes),
     )
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)
     app.add_middleware(logs.RequestLog)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in (*routers, transcripts.router):

@@ -7,7 +7,7 @@ voided buzz, an earlier round end, an amended outcome) changes every outcome aft
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -35,6 +35,7 @@ from adjudicator.games.zoom.state import (
 )
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.values import updated
 
 
 def advance(state: ZoomState, now: datetime) -> ZoomState:
@@ -50,7 +51,7 @@ def advance(state: ZoomState, now: datetime) -> ZoomState:
         holder = None
     if expired == current.lockouts and holder == current.priority_holder:
         return state
-    return replace(state, round=replace(current, lockouts=expired, priority_holder=holder))
+    return updated(state, round=updated(current, lockouts=expired, priority_holder=holder))
 
 
 def end_round(state: ZoomState, when: datetime, reason: str) -> ZoomState:
@@ -61,8 +62,8 @@ def end_round(state: ZoomState, when: datetime, reason: str) -> ZoomState:
     summary = RoundSummary(current.number, current.started_at, when, reason, current.found, void)
     played = (*state.played, summary)
     phase = Phase.FINISHED if len(played) >= state.config.rounds else Phase.BETWEEN_ROUNDS
-    last = replace(current, ended_at=when, end_reason=reason)
-    return replace(state, phase=phase, round=last, played=played)
+    last = updated(current, ended_at=when, end_reason=reason)
+    return updated(state, phase=phase, round=last, played=played)
 
 
 def evolve(state: ZoomState, fact: Fact) -> ZoomState:
@@ -72,7 +73,7 @@ def evolve(state: ZoomState, fact: Fact) -> ZoomState:
 
 def void(state: ZoomState, fact: Fact, reason: str) -> ZoomState:
     """A recorded event that history (reshaped by a ruling) has made impossible: no effect."""
-    return replace(state, voided=(*state.voided, (fact.seq, reason)))
+    return updated(state, voided=(*state.voided, (fact.seq, reason)))
 
 
 def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
@@ -84,7 +85,7 @@ def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
     board = board_from_payload(payload)
     holder = state.priority_declared_by
     current = Round(payload["round"], fact.at, board, fact.at, priority_holder=holder)
-    return replace(
+    return updated(
         state,
         phase=Phase.IN_ROUND,
         round=current,
@@ -104,7 +105,7 @@ def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
         return void(state, fact, "priority_already_used")
     if state.phase not in (Phase.NOT_STARTED, Phase.BETWEEN_ROUNDS):
         return void(state, fact, "round_in_progress")
-    return replace(state, priority_declared_by=cast(PriorityDeclared, fact.payload)["seat"])
+    return updated(state, priority_declared_by=cast(PriorityDeclared, fact.payload)["seat"])
 
 
 @dataclass(slots=True)
@@ -134,26 +135,24 @@ def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
     if buzz.graded:  # releases the opponent's lockouts and ends the buzzer's own Priority
         lockouts = [lo for lo in lockouts if lo.seat == seat]
         holder = None if holder == seat else holder
-    after = Round(
-        current.number,
-        current.started_at,
-        current.board,
-        tally.clock_from,
-        tally.found,
-        tuple(lockouts),
-        holder,
+    after = updated(
+        current,
+        clock_from=tally.clock_from,
+        found=tally.found,
+        lockouts=tuple(lockouts),
+        priority_holder=holder,
     )
     scores = state.scores
     if tally.gained:
         scores = {**scores, seat: scores.get(seat, 0) + tally.gained}
-    state = replace(state, round=after, scores=scores, outcomes=Outcomes(buzz, state.outcomes))
+    state = updated(state, round=after, scores=scores, outcomes=Outcomes(buzz, state.outcomes))
     if len(tally.found) == len(current.board.targets):
         state = end_round(state, fact.at, "all_found")
     return state
 
 
 def _record(state: ZoomState, buzz: BuzzOutcome) -> ZoomState:
-    return replace(state, outcomes=Outcomes(buzz, state.outcomes))
+    return updated(state, outcomes=Outcomes(buzz, state.outcomes))
 
 
 def _ineligible_reason(current: Round, tally: _Tally, seat: str, target: str) -> str | None:
@@ -198,7 +197,7 @@ def _hit(current: Round, target: str, at: str) -> bool:
 def _adjusted(state: ZoomState, fact: Fact) -> ZoomState:
     seat = fact.payload["seat"]
     scores = {**state.scores, seat: state.scores.get(seat, 0) + int(fact.payload["delta"])}
-    return replace(state, scores=scores)
+    return updated(state, scores=scores)
 
 
 def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
@@ -206,7 +205,7 @@ def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
 
 
 def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
-    return replace(state, declared_result=declared_result(fact))
+    return updated(state, declared_result=declared_result(fact))
 
 
 _HANDLERS = {

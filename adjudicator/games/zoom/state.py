@@ -40,11 +40,16 @@ class PairOutcome:
 
 @dataclass(frozen=True, slots=True)
 class BuzzOutcome:
+    """One buzz as graded. ``rendered`` memoises its JSON view (``view.buzz_view``): a graded
+    buzz never changes (a ruling that changes it makes a new fold, hence a new outcome), so a
+    long match renders each buzz once, not on every read. It takes no part in equality."""
+
     seq: int
     seat: str
     at: datetime
     round: int | None
     pairs: tuple[PairOutcome, ...]
+    rendered: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def graded(self) -> bool:

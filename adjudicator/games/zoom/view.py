@@ -121,6 +121,14 @@ def _summary(summary: RoundSummary) -> dict[str, Any]:
 
 
 def buzz_view(buzz: BuzzOutcome) -> dict[str, Any]:
+    """The buzz as JSON, rendered once per outcome (memoised in ``buzz.rendered``): callers
+    get the same dict on every read and must not change it (they copy to add fields)."""
+    if buzz.rendered is None:
+        object.__setattr__(buzz, "rendered", _render(buzz))  # a cache, not a state change
+    return buzz.rendered  # type: ignore[return-value]
+
+
+def _render(buzz: BuzzOutcome) -> dict[str, Any]:
     return {
         "seq": buzz.seq,
         "seat": buzz.seat,
