@@ -128,11 +128,20 @@ class MatchHub:
         return True
 
     def _notify(self) -> None:
+        """Wake every subscriber: one call into each event loop (not one per stream), since
+        each such call writes to the loop's wake-up pipe."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = {}
         with self._lock:
-            subscribers = list(self.subscribers)
-        for loop, event in subscribers:
+            for loop, event in self.subscribers:
+                by_loop.setdefault(loop, []).append(event)
+        for loop, events in by_loop.items():
             if not loop.is_closed():
-                loop.call_soon_threadsafe(event.set)
+                loop.call_soon_threadsafe(_set_all, events)
+
+
+def _set_all(events: list[asyncio.Event]) -> None:
+    for event in events:
+        event.set()
 
 
 class Subscription:
@@ -163,7 +172,8 @@ class Subscription:
     async def wait(self, timeout: float) -> None:
         """Until the hub has new events or ``timeout`` passes; then ask for a poll read."""
         try:
-            await asyncio.wait_for(self.woken.wait(), timeout=timeout)
+            async with asyncio.timeout(timeout):  # no task per wait, unlike asyncio.wait_for
+                await self.woken.wait()
         except TimeoutError:
             self.hub.wake(max_age=timeout)
         self.woken.clear()

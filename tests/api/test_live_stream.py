@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from typing import Any
 
+import httpx
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 from api import wakeups
 from events import NewEvent
-from tests.api.conftest import Api, make_app
+from tests.api.conftest import OPERATOR, Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match
 from tests.store.support import ManualClock
 
@@ -225,3 +228,41 @@ def test_a_replay_from_an_old_seq_reads_the_store_in_bounded_pages(
     assert [int(seq) for seq, _, _ in everything] == list(range(1, 1205))
     assert reader.spans and max(span for _, span in reader.spans) <= 100
     assert len(reader.spans) >= 12
+
+
+def test_a_client_that_leaves_frees_its_stream_on_a_real_server(app: Any) -> None:
+    """Over a real uvicorn server, a client that disconnects while the stream waits ends the
+    stream: its subscription, and the match's hub with it, are dropped at once (Starlette
+    listens for the disconnect; the stream does not poll for it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base, timeout=10) as client:
+            for _ in range(200):
+                if server.started:
+                    break
+                time.sleep(0.02)
+            created = client.post(
+                "/matches",
+                json={"game": "zombego", "seats": ["a", "b"], "config": {}},
+                headers={"Authorization": f"Bearer {OPERATOR}"},
+            )
+            match_id = created.json()["match_id"]
+            hubs = app.state.wakeups
+            with client.stream("GET", f"/matches/{match_id}/stream") as response:
+                lines = response.iter_lines()
+                assert next(lines).startswith("id: ")
+                assert hubs.hub(match_id) is not None
+            for _ in range(250):
+                if hubs.hub(match_id) is None:
+                    break
+                time.sleep(0.02)
+            assert hubs.hub(match_id) is None
+    finally:
+        server.should_exit = True
+        thread.join(10)
