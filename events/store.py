@@ -200,6 +200,7 @@ class EventStore:
             with self._writer() as conn:
                 if idempotency_key is not None:
                     self._refuse_replay(conn, match_id, idempotency_key, request_digest)
+                notify(conn, match_id)  # sent at commit; queued before the counter is locked
                 stored = append_batch(
                     conn,
                     match_id,
@@ -211,7 +212,6 @@ class EventStore:
                     close=close,
                     head=head,
                 )
-                notify(conn, match_id)
         except (VersionConflict, IntegrityError) as error:
             self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
         self._appended(match_id)
