@@ -110,6 +110,15 @@ class NntScript(HostEntry):
         self.wait(1)
         return self.state()
 
+    def judge(self, kind: str, about: str, verdict: bool, after: float) -> dict[str, Any]:
+        """Rule on the pending question about ``about`` (an object, or a prompt claim's seat),
+        naming it by the ``target_seq`` the host's state lists for it."""
+        field = {"category": "object", "prompt": "seat"}[kind]
+        waiting = self.state()["awaiting_ruling"][f"{kind}_questions"]
+        target = next(q["target_seq"] for q in waiting if q[field] == about)
+        ruling = {"fits" if kind == "category" else "meets": verdict}
+        return self.post({"type": f"judge_{kind}", "target_seq": target, **ruling}, after=after)
+
     def between(self, number: int) -> None:
         """Between rounds 8 and 9 Beta buys nets; items are used early in the match."""
         if number == 9:
@@ -155,10 +164,10 @@ def plan_host(s: NntScript, number: int) -> None:
     s.step(("submit", "cat"), ("submit", "dog"))
     s.step(("submit", "table"), ("submit", "cow"))
     s.step(("submit", "pig"), ("claim_invalid",))
-    s.post({"type": "judge_category", "object": "TABLE", "fits": False}, after=20)
+    s.judge("category", "TABLE", False, after=20)
     s.step(("claim_prompt",), ("submit", "hen"))
     s.act(ALPHA, "solve", tokens=["DOG", "COW"], after=15)
-    s.post({"type": "judge_prompt", "seat": ALPHA, "meets": True}, after=10)
+    s.judge("prompt", ALPHA, True, after=10)
     s.act(BETA, "accept", after=2)
 
 

@@ -8,7 +8,7 @@ same batch unless the opponent's own solution window (same step) is still open.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import assert_never, cast
 
 from pydantic import BaseModel
 
@@ -22,6 +22,7 @@ from adjudicator.games.no_not_that.commands import (
     HeadStart,
     JudgeCategory,
     JudgePrompt,
+    JudgeValue,
     Pass,
     Solve,
     StartRound,
@@ -87,7 +88,7 @@ def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draf
             checks.exchange(state)
             exchanged: Exchanged = {"seat": seat, "times": command.times}
             return [Draft(EXCHANGED, dict(exchanged))]
-        case StartRound() | JudgeCategory() | JudgePrompt():
+        case StartRound() | JudgeCategory() | JudgeValue() | JudgePrompt():
             return _host_command(state, command, ctx)
     raise InvalidCommand("unknown_command", f"not a command of this game: {type(command).__name__}")
 
@@ -142,20 +143,35 @@ def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
     return drafts
 
 
-def _host_command(
-    state: NoNotThatState, command: StartRound | JudgeCategory | JudgePrompt, ctx: Context
-) -> list[Draft]:
+HostCommand = StartRound | JudgeCategory | JudgeValue | JudgePrompt
+
+
+def _host_command(state: NoNotThatState, command: HostCommand, ctx: Context) -> list[Draft]:
     if not ctx.is_host:
         raise NotPermitted("host_only", "only the host may do this")
-    if isinstance(command, StartRound):
-        number = checks.start_round(state, command.round)
-        started: RoundStarted = {"round": number}
-        return [Draft(ROUND_STARTED, dict(started))]
-    if isinstance(command, JudgeCategory):
-        value = checks.judge_category(state, command.object)
-        fits: CategoryJudged = {"object": value, "fits": command.fits}
-        return [Draft(CATEGORY_JUDGED, dict(fits))]
-    checks.known_seat(state, command.seat)
-    checks.judge_prompt(state, command.seat)
-    meets: PromptJudged = {"seat": command.seat, "meets": command.meets}
-    return [Draft(PROMPT_JUDGED, dict(meets))]
+    match command:
+        case StartRound():
+            number = checks.start_round(state, command.round)
+            started: RoundStarted = {"round": number}
+            return [Draft(ROUND_STARTED, dict(started))]
+        case JudgeCategory():
+            question = checks.judge_category(state, command.target_seq)
+            fits: CategoryJudged = {
+                "target_seq": command.target_seq,
+                "object": question.object,
+                "fits": command.fits,
+            }
+            return [Draft(CATEGORY_JUDGED, dict(fits))]
+        case JudgeValue():
+            value = checks.judge_value(state, command.object)
+            for_round: CategoryJudged = {"object": value, "fits": command.fits}
+            return [Draft(CATEGORY_JUDGED, dict(for_round))]
+        case JudgePrompt():
+            claim = checks.judge_prompt(state, command.target_seq)
+            meets: PromptJudged = {
+                "target_seq": command.target_seq,
+                "seat": claim.seat,
+                "meets": command.meets,
+            }
+            return [Draft(PROMPT_JUDGED, dict(meets))]
+    assert_never(command)
