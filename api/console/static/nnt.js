@@ -66,15 +66,30 @@ function hostControls(s, ctx, seats) {
   if (["waiting", "between_rounds"].includes(s.phase) && s.rounds_played < s.rounds) {
     parts.push(button("start-round", `Start round ${s.rounds_played + 1}`, () => ctx.act({ type: "start_round", round: s.rounds_played + 1 })));
   }
-  for (const object of s.awaiting_ruling.category || []) {
-    parts.push(h("span", {}, `Does ${object} fit? `,
-      button(null, "fits", () => ctx.act({ type: "judge_category", object, fits: true })),
-      button(null, "does not fit", () => ctx.act({ type: "judge_category", object, fits: false }))));
+  // Each judgement names its question by the target_seq the state lists for it.
+  for (const q of s.awaiting_ruling.category_questions || []) {
+    const judge = (fits) => () => ctx.act({ type: "judge_category", target_seq: q.target_seq, fits });
+    const about = q.about === "challenge"
+      ? `submission seq ${q.target_seq}, challenged at seq ${q.waiting_seq}`
+      : `invalid claim seq ${q.target_seq}`;
+    parts.push(h("span", { class: "question", dataset: { targetSeq: String(q.target_seq) } },
+      `Does ${q.object} fit (${about})? `,
+      button(`judge-category-${q.target_seq}-fits`, "fits", judge(true)),
+      button(`judge-category-${q.target_seq}-not`, "does not fit", judge(false))));
   }
-  for (const seat of s.awaiting_ruling.prompt || []) {
-    parts.push(h("span", {}, `${seat}'s solution meets the prompt? `,
-      button(null, "meets", () => ctx.act({ type: "judge_prompt", seat, meets: true })),
-      button(null, "does not", () => ctx.act({ type: "judge_prompt", seat, meets: false }))));
+  const questions = s.awaiting_ruling.category_questions || [];
+  for (const object of s.awaiting_ruling.category || []) {
+    if (questions.filter((q) => q.object === object).length < 2) continue;
+    const judge = (fits) => () => ctx.act({ type: "judge_value", object, fits });
+    parts.push(h("span", { class: "question" }, `Rule on ${object} for the round: `,
+      button(null, "fits", judge(true)), button(null, "does not fit", judge(false))));
+  }
+  for (const q of s.awaiting_ruling.prompt_questions || []) {
+    const judge = (meets) => () => ctx.act({ type: "judge_prompt", target_seq: q.target_seq, meets });
+    parts.push(h("span", { class: "question", dataset: { targetSeq: String(q.target_seq) } },
+      `${q.seat}'s solution (claim seq ${q.target_seq}) meets the prompt? `,
+      button(`judge-prompt-${q.target_seq}-meets`, "meets", judge(true)),
+      button(`judge-prompt-${q.target_seq}-not`, "does not", judge(false))));
   }
   parts.push(h("label", {}, " acting for seat ", h("select", { id: "act-seat", onchange: (e) => { act.seat = e.target.value; ctx.redraw?.(); } },
     seats.map((seat) => h("option", { value: seat, selected: seat === act.seat }, seat)))));
