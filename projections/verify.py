@@ -67,7 +67,7 @@ class VerifyReport:
 def verify_record(
     header: Header | None,
     events: Sequence[StoredEvent],
-    games: Mapping[str, Game[Any]],
+    games: Mapping[str, Game[Any, Any]],
     withheld: Collection[int] = (),
 ) -> VerifyReport:
     """Every check over one match's events (``header``: None when verifying a store directly)."""
@@ -156,7 +156,7 @@ def _setup_problem(header: Header, events: Sequence[StoredEvent]) -> Check | Non
 
 
 def refold_check(
-    events: Sequence[StoredEvent], games: Mapping[str, Game[Any]], withheld: Collection[int]
+    events: Sequence[StoredEvent], games: Mapping[str, Game[Any, Any]], withheld: Collection[int]
 ) -> Check:
     """Re-fold the events with the game's current rules; ``match.closed``, if any, must be the
     last event, and the result it records must be the one folded."""
@@ -193,7 +193,9 @@ def close_problem(events: Sequence[StoredEvent]) -> Check | None:
     return None
 
 
-def _compare(game: Game[Any], version: str, setup: Any, events: Sequence[StoredEvent]) -> Check:
+def _compare(
+    game: Game[Any, Any], version: str, setup: Any, events: Sequence[StoredEvent]
+) -> Check:
     rules = f"{game.name} rules {game.rules_version}"
     if version != game.rules_version:
         rules += f" (the match was recorded under {version})"

@@ -13,6 +13,12 @@ A game is a set of pure functions:
 * ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines;
 * ``in_round(state)`` — whether a round is in progress (what a host's ``end_round`` needs).
 
+``Game[S, C]`` is generic over the game's state ``S`` and its command union ``C`` (each game's
+``commands.py`` defines it); each ``decide`` matches over ``C`` and ends in ``assert_never``, so
+``mypy --strict`` proves every command is handled. Callers that hold any game use
+``Game[Any, Any]``. ``command_models`` (type name -> model) is derived from the union
+(:func:`command_models`), so the two never disagree.
+
 Each game also says which host rulings it acts on (``rulings``) and which event types carry a
 graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
 """
@@ -23,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel
 
@@ -115,9 +121,12 @@ class Context:
 
 
 S = TypeVar("S")
+C_contra = TypeVar("C_contra", contravariant=True)
 
 
-class Game(Protocol[S]):
+class Game(Protocol[S, C_contra]):
+    """A game over states ``S`` and commands ``C_contra`` (the game's command union)."""
+
     name: ClassVar[str]
     rules_version: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
@@ -127,7 +136,7 @@ class Game(Protocol[S]):
 
     def initial(self, setup: Setup) -> S: ...
 
-    def decide(self, state: S, command: BaseModel, ctx: Context) -> list[Draft]: ...
+    def decide(self, state: S, command: C_contra, ctx: Context) -> list[Draft]: ...
 
     def evolve(self, state: S, fact: Fact) -> S: ...
 
@@ -142,6 +151,17 @@ class Game(Protocol[S]):
     def summary(self, state: S) -> dict[str, Any]: ...
 
     def in_round(self, state: S) -> bool: ...
+
+
+def command_models(union: object) -> dict[str, type[BaseModel]]:
+    """Type name -> model for every model of a command union (``Buzz | StartRound | ...``), in
+    the union's order: what a game's ``command_models`` is, so it always matches ``decide``."""
+    models: dict[str, type[BaseModel]] = {}
+    for model in get_args(union):
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{model!r} is not a command model")
+        models[model.model_fields["type"].default] = model
+    return models
 
 
 def void_outcome(reason: str) -> dict[str, Any]:

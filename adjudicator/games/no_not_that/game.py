@@ -11,7 +11,7 @@ from adjudicator.games.no_not_that import decide as deciding
 from adjudicator.games.no_not_that import evolve as evolving
 from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
-from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatConfig
+from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatCommand, NoNotThatConfig
 from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, SOLVED
 from adjudicator.games.no_not_that.scoring import in_round
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
@@ -41,7 +41,7 @@ class NoNotThatGame:
         }
         return NoNotThatState(Fixed(config, setup.seats, self.words), Phase.WAITING, seats)
 
-    def decide(self, state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+    def decide(self, state: NoNotThatState, command: NoNotThatCommand, ctx: Context) -> list[Draft]:
         return deciding.decide(state, command, ctx)
 
     def evolve(self, state: NoNotThatState, fact: Fact) -> NoNotThatState:
