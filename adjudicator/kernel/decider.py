@@ -9,7 +9,8 @@ A game is a set of pure functions:
 * ``advance(state, now)`` — apply every deadline at or before ``now``;
 * ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
 * ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one;
-* ``result(state)`` — the match's result (winner and reason) once there is one;
+* ``result(state)`` — the match's result once there is one, in one shape in every game
+  (:func:`match_result`): ``{"winner": seat | None, "reason": str, "scores": {seat: number}}``;
 * ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines;
 * ``in_round(state)`` — whether a round is in progress (what a host's ``end_round`` needs).
 
@@ -21,6 +22,10 @@ A game is a set of pure functions:
 
 Each game also says which host rulings it acts on (``rulings``) and which event types carry a
 graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
+
+What every game shares lives here once: the outcome of a voided event (:func:`void_outcome`),
+the result's shape (:func:`match_result`) and the result a host's ``declare_result`` sets
+(:func:`declared_result`).
 """
 
 from __future__ import annotations
@@ -169,6 +174,13 @@ def void_outcome(reason: str) -> dict[str, Any]:
     return {"void": True, "reason": reason}
 
 
-def declared_result(fact: Fact) -> dict[str, Any]:
-    """The result a host's ``declare_result`` ruling sets, in every game."""
-    return {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}
+def match_result(winner: str | None, reason: str, scores: Mapping[str, float]) -> dict[str, Any]:
+    """The one shape, in every game, of a match's result: the winning seat (None: a draw), why,
+    and each seat's score as the game counts it (points, or what its win condition counts)."""
+    return {"winner": winner, "reason": reason, "scores": dict(scores)}
+
+
+def declared_result(fact: Fact, scores: Mapping[str, float]) -> dict[str, Any]:
+    """The result a host's ``declare_result`` ruling sets, in every game: its winner, reason
+    ``ruling``, the scores at the moment it takes effect, and the ``seq`` of the ruling."""
+    return {**match_result(fact.payload.get("winner"), "ruling", scores), "seq": fact.seq}

@@ -13,7 +13,7 @@ from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatCommand, NoNotThatConfig
 from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, SOLVED
-from adjudicator.games.no_not_that.scoring import in_round
+from adjudicator.games.no_not_that.scoring import in_round, scores
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
@@ -65,7 +65,7 @@ class NoNotThatGame:
         return {
             "phase": str(state.phase),
             "round": state.round.number if state.round is not None else None,
-            "scores": {seat: player.score for seat, player in state.seats.items()},
+            "scores": scores(state),
             "result": self.result(state),
         }
 

@@ -10,6 +10,9 @@ Choices where the spec is silent, as a fair host would make them:
 * There are no clocks in Zombego: ``advance`` changes nothing.
 * A host ruling ``declare_result`` overrides the derived result; ``adjust_score``,
   ``end_round`` and ``amend`` mean nothing here and are refused (``ruling_not_applicable``).
+* Zombego has no points; a result's ``scores`` are each seat's **living pieces on the board**
+  (what the zombie-majority rule weighs, public in every ruleset; hands never count), at the
+  end of the game or, for a declared result, when the ruling takes effect.
 """
 
 from __future__ import annotations

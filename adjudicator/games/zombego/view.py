@@ -127,10 +127,6 @@ def _record_outcome(state: ZombegoState, record: PlyRecord) -> dict[str, Any]:
     data: dict[str, Any] = {"ply": record.ply, "outcome": record.outcome.value}
     if not state.hidden:
         data["move"] = move_text(record.move, state.position.rules.board)
-    if record.result is not None:
-        winner = record.result.winner
-        data["result"] = {
-            "winner": None if winner is None else state.seat_of(winner),
-            "reason": record.result.reason.value,
-        }
+    if record.result is not None:  # the last ply: the position after it is the state's
+        data["result"] = state.result_of(record.result)
     return data

@@ -1,7 +1,7 @@
 """The refold check compares results key by key: every key the recorded result has must equal
-the re-folded one's. So a record whose result has fewer keys than the rules now fold (one
-closed before results carried ``scores``) still verifies, while a changed winner or reason
-fails (each record below is re-chained, so only the refold check can catch it)."""
+the re-folded one's. So a record closed before results carried ``scores`` still verifies, while
+a changed winner, reason or score fails (each record below is re-chained, so only the refold
+check can catch it)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,35 @@ from typing import Any
 
 import pytest
 
+from adjudicator.kernel.fold import fold
 from api.audit import verify_text
 from events import StoredEvent
+from projections.facts import to_facts
+from projections.record import setup_from_events
 from projections.verify import Check, same_result
-from tests.unit.audit.records import GAMES, GOLDEN, HIDDEN, ZOOM, events_of, lines, rechained
+from tests.unit.audit.records import (
+    GAMES,
+    GOLDEN,
+    HIDDEN,
+    RECORDS,
+    ZOOM,
+    events_of,
+    lines,
+    rechained,
+)
 
 OLD = [ZOOM, HIDDEN]  # recorded before results carried scores
+
+
+def refolded(path: Path) -> dict[str, Any]:
+    """The result the record's events fold to under the current rules."""
+    events = events_of(path)
+    recorded = setup_from_events(events, ())
+    game = GAMES[recorded.game]
+    state = fold(game, recorded.setup, to_facts(events[:-1]), events[-1].occurred_at).state
+    result = game.result(state)
+    assert result is not None
+    return result
 
 
 def closed_with(path: Path, result: dict[str, Any] | None) -> str:
@@ -34,12 +57,25 @@ def refold_check(text: str) -> Check:
     return checks["refold"]
 
 
+@pytest.mark.parametrize("path", OLD, ids=lambda p: p.parent.name)
+def test_a_record_closed_before_results_had_scores_still_verifies(path: Path) -> None:
+    recorded = lines(path)[-1]["payload"]["result"]
+    assert "scores" not in recorded and "scores" in refolded(path)
+
+    assert verify_text(path.read_text(encoding="utf-8"), GAMES).ok
+
+
 def test_a_recorded_result_without_a_key_the_rules_now_fold_still_verifies() -> None:
     nnt = GOLDEN / "no_not_that" / "nnt-16-rounds.match.jsonl"
     recorded = dict(events_of(nnt)[-1].payload["result"])
     del recorded["scores"]
 
     assert refold_check(closed_with(nnt, recorded)).ok
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.parent.name)
+def test_a_record_closed_with_the_scores_verifies(path: Path) -> None:
+    assert refold_check(closed_with(path, refolded(path))).ok
 
 
 @pytest.mark.parametrize("path", OLD, ids=lambda p: p.parent.name)
@@ -51,6 +87,15 @@ def test_an_old_record_with_a_tampered_winner_fails_the_refold(path: Path) -> No
     refold = refold_check(closed_with(path, {**recorded, "winner": other}))
 
     assert not refold.ok and "differs from the recorded" in refold.detail
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.parent.name)
+def test_a_tampered_score_fails_the_refold(path: Path) -> None:
+    result = refolded(path)
+    seat = next(iter(result["scores"]))
+    scores = {**result["scores"], seat: result["scores"][seat] + 1}
+
+    assert not refold_check(closed_with(path, {**result, "scores": scores})).ok
 
 
 @pytest.mark.parametrize(
@@ -91,3 +136,4 @@ def test_the_refold_names_both_results_when_they_differ() -> None:
 
     assert refold.first_bad_seq == len(events)
     assert "'reason': 'draw'" in refold.detail and "'reason': 'points'" in refold.detail
+    assert "'scores'" in refold.detail
