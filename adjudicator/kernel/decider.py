@@ -24,13 +24,13 @@ Each game also says which host rulings it acts on (``rulings``) and which event 
 graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
 
 What every game shares lives here once: the outcome of a voided event (:func:`void_outcome`),
-the result's shape (:func:`match_result`) and the result a host's ``declare_result`` sets
-(:func:`declared_result`).
+the lookup of an event's outcome (:func:`lookup_outcome`), the result's shape
+(:func:`match_result`) and the result a host's ``declare_result`` sets (:func:`declared_result`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -172,6 +172,36 @@ def command_models(union: object) -> dict[str, type[BaseModel]]:
 def void_outcome(reason: str) -> dict[str, Any]:
     """The one shape, in every game, of the outcome of an event folded as void."""
     return {"void": True, "reason": reason}
+
+
+class EventRecord(Protocol):
+    """A derived record of one event (a graded buzz, a ply): it knows its event's seq."""
+
+    @property
+    def seq(self) -> int: ...
+
+
+R = TypeVar("R", bound=EventRecord)
+
+
+def lookup_outcome(
+    voided: Iterable[tuple[int, str]],
+    seq: int,
+    records: Iterable[R] | None,
+    render: Callable[[R], dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The outcome of event ``seq``, in every game: its voiding if it was folded as void, else
+    its record among ``records`` (newest first, so the search stops once past ``seq``) as
+    ``render`` shows it, else None (the event has no outcome)."""
+    for voided_seq, reason in voided:
+        if voided_seq == seq:
+            return void_outcome(reason)
+    for record in records or ():
+        if record.seq == seq:
+            return render(record)
+        if record.seq < seq:
+            return None
+    return None
 
 
 def match_result(winner: str | None, reason: str, scores: Mapping[str, float]) -> dict[str, Any]:

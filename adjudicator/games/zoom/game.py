@@ -20,7 +20,7 @@ from adjudicator.kernel.decider import (
     Setup,
     Viewer,
     command_models,
-    void_outcome,
+    lookup_outcome,
 )
 from adjudicator.rulings import ALL as ALL_RULINGS
 
@@ -50,15 +50,7 @@ class ZoomGame:
         return views.view(state, viewer)
 
     def outcome(self, state: ZoomState, seq: int) -> dict[str, Any] | None:
-        for voided, reason in state.voided:
-            if voided == seq:
-                return void_outcome(reason)
-        for buzz in state.outcomes or ():
-            if buzz.seq == seq:
-                return views.buzz_view(buzz)
-            if buzz.seq < seq:
-                return None
-        return None
+        return lookup_outcome(state.voided, seq, state.outcomes, views.buzz_view)
 
     def result(self, state: ZoomState) -> dict[str, Any] | None:
         return views.result(state)
