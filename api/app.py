@@ -43,7 +43,7 @@ def create_app(
     settings: Settings | None = None,
     *,
     clock: Callable[[], datetime] = utc_now,
-    games_: Mapping[str, Game[Any]] | None = None,
+    games_: Mapping[str, Game[Any, Any]] | None = None,
     store: EventStore | None = None,
 ) -> FastAPI:
     settings = settings or Settings()

@@ -56,19 +56,21 @@ def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: 
     return dumps(header, [envelope_line(event, reveal) for event in events])
 
 
-def verify_stored(store: EventStore, games: Mapping[str, Game[Any]], match_id: str) -> VerifyReport:
+def verify_stored(
+    store: EventStore, games: Mapping[str, Game[Any, Any]], match_id: str
+) -> VerifyReport:
     """Verify a match as this store holds it (every payload and salt known)."""
     existing(store, match_id)
     return verify_record(None, store.read(match_id), games)
 
 
-def verify_text(text: str, games: Mapping[str, Game[Any]]) -> VerifyReport:
+def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:
     """Verify a record file's text offline; an unreadable file fails a ``format`` check."""
     return parse_and_verify(text, games)[1]
 
 
 def parse_and_verify(
-    text: str, games: Mapping[str, Game[Any]]
+    text: str, games: Mapping[str, Game[Any, Any]]
 ) -> tuple[Record | None, VerifyReport]:
     """The parsed record (None when malformed) and its report: parsed once, checked once."""
     try:
@@ -83,11 +85,11 @@ def format_failure(error: RecordFormatError) -> Check:
     return Check("format", False, str(error), max(error.line - 1, 1))
 
 
-def verify_parsed(record: Record, games: Mapping[str, Game[Any]]) -> VerifyReport:
+def verify_parsed(record: Record, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:
     return verify_record(record.header, record.events, games, record.withheld)
 
 
-def import_text(store: EventStore, games: Mapping[str, Game[Any]], text: str) -> Imported:
+def import_text(store: EventStore, games: Mapping[str, Game[Any, Any]], text: str) -> Imported:
     """Verify a record, then store it as the same match with fresh tokens.
 
     Raises RecordInvalid (with the report) when anything fails or the record holds a NUL

@@ -19,7 +19,7 @@ from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport
 
 
-def all_games() -> dict[str, Game[Any]]:
+def all_games() -> dict[str, Game[Any, Any]]:
     """Every game, No, Not That! with the word list of ``ADJUDICATOR_WORDLIST`` or the default."""
     return registry.games(load_words())
 

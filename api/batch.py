@@ -54,7 +54,7 @@ def _attempt(
     commands: Sequence[tuple[BaseModel, datetime]],
     sources: Sequence[dict[str, Any] | None],
 ) -> Batch:
-    game: Game[Any] = service.game(match.game)
+    game: Game[Any, Any] = service.game(match.game)
     running = service.live.current(game, match)
     state: Any = None
     last_play, seq = running.last_play, running.seq

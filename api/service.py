@@ -98,7 +98,7 @@ class Created:
 
 class MatchService:
     def __init__(
-        self, store: EventStore, games: Mapping[str, Game[Any]], clock: Callable[[], datetime]
+        self, store: EventStore, games: Mapping[str, Game[Any, Any]], clock: Callable[[], datetime]
     ) -> None:
         self.store = store
         self.games = games
@@ -156,7 +156,7 @@ class MatchService:
         )
         return Created(match, tokens)
 
-    def game(self, name: str) -> Game[Any]:
+    def game(self, name: str) -> Game[Any, Any]:
         try:
             return self.games[name]
         except KeyError:

@@ -69,7 +69,7 @@ def read_export(format: str, content: Any, channel: str | None = None, dm: bool 
 class _Decider:
     """The decision loop's moving parts: the fold, the last game time, the next seq."""
 
-    game: Game[Any]
+    game: Game[Any, Any]
     reader: Reader
     running: Running[Any]
     state: Any = None

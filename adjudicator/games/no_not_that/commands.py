@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from adjudicator.games.no_not_that.judging import CategoryRule, PromptRule
+from adjudicator.kernel.decider import command_models
 
 SHORT_STEP_ROUNDS = 8
 
@@ -168,22 +169,11 @@ class JudgePrompt(_Command):
     meets: bool
 
 
-COMMAND_MODELS: dict[str, type[BaseModel]] = {
-    model.model_fields["type"].default: model
-    for model in (
-        Submit,
-        ClaimInvalid,
-        ClaimPrompt,
-        Pass,
-        HeadStart,
-        Solve,
-        Challenge,
-        Accept,
-        UseItem,
-        Exchange,
-        StartRound,
-        JudgeCategory,
-        JudgeValue,
-        JudgePrompt,
-    )
-}
+StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
+"""A step's sealed actions."""
+HostCommand = StartRound | JudgeCategory | JudgeValue | JudgePrompt
+"""What only the host asks."""
+NoNotThatCommand = StepCommand | Solve | Challenge | Accept | UseItem | Exchange | HostCommand
+"""Every No, Not That! command: ``decide`` handles each one (``assert_never`` proves it)."""
+
+COMMAND_MODELS: dict[str, type[BaseModel]] = command_models(NoNotThatCommand)

@@ -20,12 +20,15 @@ from adjudicator.games.no_not_that.commands import (
     ClaimPrompt,
     Exchange,
     HeadStart,
+    HostCommand,
     JudgeCategory,
     JudgePrompt,
     JudgeValue,
+    NoNotThatCommand,
     Pass,
     Solve,
     StartRound,
+    StepCommand,
     Submit,
     UseItem,
 )
@@ -55,7 +58,7 @@ from adjudicator.games.no_not_that.events import (
 )
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState
 from adjudicator.kernel.decider import Context, Draft
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+from adjudicator.kernel.errors import NotPermitted
 
 STEP_KINDS: dict[type[BaseModel], Kind] = {
     Submit: Kind.SUBMIT,
@@ -66,7 +69,7 @@ STEP_KINDS: dict[type[BaseModel], Kind] = {
 }
 
 
-def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+def decide(state: NoNotThatState, command: NoNotThatCommand, ctx: Context) -> list[Draft]:
     match command:
         case Submit() | ClaimInvalid() | ClaimPrompt() | Pass() | HeadStart():
             return _step_action(state, command, ctx)
@@ -90,15 +93,13 @@ def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draf
             return [Draft(EXCHANGED, dict(exchanged))]
         case StartRound() | JudgeCategory() | JudgeValue() | JudgePrompt():
             return _host_command(state, command, ctx)
-    raise InvalidCommand("unknown_command", f"not a command of this game: {type(command).__name__}")
+        case _:
+            assert_never(command)
 
 
 def _acting_seat(state: NoNotThatState, seat: str, ctx: Context) -> str:
     """Seats act only for themselves; the host may act for any seat."""
     return ctx.acting_for(state.fixed.seats, seat)
-
-
-StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
 
 
 def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> list[Draft]:
@@ -141,9 +142,6 @@ def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
         revealed: SolutionRevealed = {"solutions": {**sealed, seat: tokens}}
         drafts.append(Draft(SOLUTION_REVEALED, dict(revealed)))
     return drafts
-
-
-HostCommand = StartRound | JudgeCategory | JudgeValue | JudgePrompt
 
 
 def _host_command(state: NoNotThatState, command: HostCommand, ctx: Context) -> list[Draft]:

@@ -12,7 +12,7 @@ from adjudicator.games.no_not_that import events as ev
 from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
-from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 
 Handler = Callable[[NoNotThatState, Fact], None]
@@ -150,8 +150,7 @@ def _declare_result(state: NoNotThatState, fact: Fact) -> None:
     winner = fact.payload.get("winner")
     if winner is not None:
         checks.known_seat(state, str(winner))
-    scores = {seat: p.score for seat, p in state.seats.items()}
-    state.result = {"winner": winner, "reason": "ruling", "scores": scores}
+    state.result = declared_result(fact, scoring.scores(state))
     state.phase = Phase.FINISHED
 
 
