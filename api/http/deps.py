@@ -8,9 +8,9 @@ from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
-from api.errors import ApiError
-from api.service import MatchService
-from api.tokens import token_hash
+from api.http.errors import ApiError
+from api.service.matches import MatchService
+from api.service.tokens import token_hash
 from events import TokenGrant
 
 OPERATOR_GRANT = TokenGrant("", "operator", None)

@@ -8,9 +8,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from api.deps import Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http.deps import Service
+from api.http.schemas import ERRORS
+from api.http.strictjson import StrictJsonRoute
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["health"], responses=ERRORS)
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http.deps import Service
+from api.http.schemas import ERRORS
+from api.http.strictjson import StrictJsonRoute
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["games"], responses=ERRORS)
 

@@ -10,13 +10,13 @@ from fastapi import APIRouter, Body, Header, Query, Response
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Role, Viewer
-from api import schemas
-from api.deps import Grant, MaybeGrant, Operator, Service, for_match
-from api.errors import ApiError
-from api.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
-from api.schemas import ERRORS
-from api.service import Acted
-from api.strictjson import StrictJsonRoute
+from api.http import schemas
+from api.http.deps import Grant, MaybeGrant, Operator, Service, for_match
+from api.http.errors import ApiError
+from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
+from api.http.schemas import ERRORS
+from api.http.strictjson import StrictJsonRoute
+from api.service.matches import Acted
 from events import MatchRecord
 from events.records import MatchStatus
 from projections.timetravel import diff, known_timeline, rulings_recorded

@@ -1,7 +1,7 @@
 """Ludii notation through the service: export a Zombego match as a Ludii game, enter one.
 
 The conversions are pure (``adjudicator.games.zombego.ludii``); here are who may do what, the
-game times of entered moves, and the one atomic append (``api.batch``).
+game times of entered moves, and the one atomic append (``api.service.batch``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 from adjudicator.games.zombego import ludii
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted
-from api.batch import execute_batch
-from api.service import MatchService
+from api.service.batch import execute_batch
+from api.service.matches import MatchService
 from events import MatchRecord, TokenGrant
 
 STEP = timedelta(seconds=1)

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.kernel.times import Instant
-from api import ludii
-from api.deps import Grant, MaybeGrant, Service, for_match
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http.deps import Grant, MaybeGrant, Service, for_match
+from api.http.schemas import ERRORS
+from api.http.strictjson import StrictJsonRoute
+from api.service import ludii
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["ludii"], responses=ERRORS)
 

@@ -8,8 +8,8 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.transcripts.triage import Cast
-from api import transcripts
-from api.deps import Grant, Service, for_match
+from api.http.deps import Grant, Service, for_match
+from api.service import transcripts
 
 router = APIRouter(tags=["transcripts"])
 

@@ -16,14 +16,14 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api import console, errors, logs
-from api.limits import BodyLimit
-from api.routes import audit, games, health, live, ludii, matches, transcripts
-from api.service import MatchService
-from api.settings import Settings
-from api.tokens import new_token, token_hash
-from api.wakeups import Wakeups
-from api.wordlists import load_words
+from api.http import console, errors, logs
+from api.http.limits import BodyLimit
+from api.http.routes import audit, games, health, live, ludii, matches, transcripts
+from api.service.matches import MatchService
+from api.service.settings import Settings
+from api.service.tokens import new_token, token_hash
+from api.service.wakeups import Wakeups
+from api.service.wordlists import load_words
 from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener

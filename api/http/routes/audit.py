@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Response
 
-from api import audit
-from api.deps import MaybeGrant, Operator, Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http.deps import MaybeGrant, Operator, Service
+from api.http.schemas import ERRORS
+from api.http.strictjson import StrictJsonRoute
+from api.service import audit
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["audit"], responses=ERRORS)
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from adjudicator.kernel.decider import Game, Role, Viewer
 from adjudicator.kernel.errors import NotPermitted
-from api.errors import RecordInvalid
-from api.tokens import issue_match_tokens
+from api.http.errors import RecordInvalid
+from api.service.tokens import issue_match_tokens
 from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
 from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
 from projections.record import CLOSED, first_of, setup_from_events, setup_row

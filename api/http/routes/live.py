@@ -4,11 +4,11 @@
 reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
 by seq, so however an update is delayed none is lost; any replica can serve any client, since
 each reads the shared store. The streams of a match in this process share one read of the store
-per append (see :mod:`api.wakeups`): woken at once by an append in this process, or on PostgreSQL
-by the NOTIFY of an append in any replica, and re-read at least every ``stream_poll_seconds``.
-A replay from an old seq reads the store in pages of ``api.wakeups.PAGE`` events, so memory per
-stream stays bounded whatever the match's length. The stream ends after the ``match.closed``
-event.
+per append (see :mod:`api.service.wakeups`): woken at once by an append in this process, or on
+PostgreSQL by the NOTIFY of an append in any replica, and re-read at least every
+``stream_poll_seconds``. A replay from an old seq reads the store in pages of
+``api.service.wakeups.PAGE`` events, so memory per stream stays bounded whatever the match's
+length. The stream ends after the ``match.closed`` event.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from adjudicator.kernel.decider import Viewer
-from api.deps import MaybeGrant, Service
-from api.params import MAX_SEQ, Seq
-from api.service import MatchService
-from api.wakeups import Wakeups
+from api.http.deps import MaybeGrant, Service
+from api.http.params import MAX_SEQ, Seq
+from api.service.matches import MatchService
+from api.service.wakeups import Wakeups
 from events import StoredEvent
 from projections.views import event_view
 

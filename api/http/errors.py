@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
-from api import error_codes
+from api.http import error_codes
 from events import (
     DuplicateToken,
     IdempotencyKeyReused,
@@ -67,7 +67,7 @@ STATUS: dict[type[Exception], int] = {
 
 
 def status_of(error: Exception) -> int:
-    """The status of an error: its code's, from the one table (``api.error_codes``)."""
+    """The status of an error: its code's, from the one table (``api.http.error_codes``)."""
     fallback = 500
     for kind in type(error).__mro__:
         if kind in STATUS:
