@@ -12,8 +12,8 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.errors import InvalidCommand
-from api.http.errors import RecordInvalid
 from api.service import audit
+from api.service.errors import RecordInvalid
 from api.service.wordlists import load_words
 from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport

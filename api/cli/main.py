@@ -69,7 +69,7 @@ def prepare_store(settings: Settings) -> None:
     """Once, before the workers start: upgrade the schema (as its owner) and register (or
     create and print) the operator token, so the workers neither race on migrations nor each
     create a token."""
-    from api.http.app import ensure_operator_token
+    from api.service.tokens import ensure_operator_token
     from events import EventStore
     from events.migrate import upgrade
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from adjudicator.kernel.decider import Game, Role, Viewer
 from adjudicator.kernel.errors import NotPermitted
-from api.http.errors import RecordInvalid
+from api.service.errors import RecordInvalid
 from api.service.tokens import issue_match_tokens
 from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
 from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header

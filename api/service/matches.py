@@ -22,7 +22,7 @@ from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
 from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
-from api.http.errors import ConfigInvalid
+from api.service.errors import ConfigInvalid
 from api.service.tokens import issue_match_tokens
 from events import (
     EventStore,
