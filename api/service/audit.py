@@ -10,11 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from adjudicator.kernel.decider import Game, Role, Viewer
-from adjudicator.kernel.errors import NotPermitted
+from adjudicator.kernel.decider import Game
 from api.service.errors import RecordInvalid
 from api.service.tokens import issue_match_tokens
-from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
+from events import EventStore, MatchRecord, UnknownMatch
 from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
 from projections.verify import Check, VerifyReport, verify_record
@@ -25,19 +24,6 @@ class Imported:
     match: MatchRecord
     tokens: dict[str, object]
     report: VerifyReport
-
-
-def check_exporter(match: MatchRecord, grant: TokenGrant | None) -> None:
-    """Who may export: the host always, the auditor once the match is closed (403 otherwise).
-    Both see every private payload and salt, so an export they get is the full record."""
-    operator = grant is not None and grant.role == "operator"
-    mine = grant is not None and (grant.match_id == match.match_id or operator)
-    if not mine or grant is None or grant.role not in ("host", "auditor", "operator"):
-        raise NotPermitted("export_forbidden", "only the host or (once closed) the auditor exports")
-    role = Role.AUDITOR if operator else Role(grant.role)
-    viewer = Viewer(role, closed=match.status == "closed")
-    if not viewer.sees_everything:
-        raise NotPermitted("export_before_close", "the auditor may export once the match closes")
 
 
 def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: datetime) -> str:

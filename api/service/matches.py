@@ -19,9 +19,10 @@ from pydantic import BaseModel, ValidationError
 from adjudicator import rulings
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
-from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
-from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Viewer
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
+from api.service import access
 from api.service.errors import ConfigInvalid
 from api.service.tokens import issue_match_tokens
 from events import (
@@ -54,13 +55,6 @@ def retrying(attempt: Callable[[int], T]) -> T:
         except VersionConflict:
             continue
     return attempt(MAX_ATTEMPTS - 1)
-
-
-def actor_of(grant: TokenGrant) -> str:
-    """The envelope actor a token acts as (an auditor's token never acts)."""
-    if grant.role == "seat" and grant.seat is not None:
-        return seat_actor(grant.seat)
-    return HOST if grant.role == "host" else grant.role
 
 
 def scoped_key(actor: str, key: str | None) -> str | None:
@@ -191,8 +185,9 @@ class MatchService:
             known = ", ".join(sorted(game.command_models))
             raise InvalidCommand("unknown_command", f"{match.game} commands are: {known}")
         data = dict(body)
-        if grant is not None and grant.role == "seat" and "seat" in model.model_fields:
-            data.setdefault("seat", grant.seat)
+        seat = access.own_seat(grant)
+        if seat is not None and "seat" in model.model_fields:
+            data.setdefault("seat", seat)
         return model.model_validate(data)
 
     def execute(
@@ -204,9 +199,12 @@ class MatchService:
         occurred_at: datetime | None = None,
         idempotency_key: str | None = None,
     ) -> Acted:
+        """A game command from ``grant`` (a seat for itself, or the host), at now or, from the
+        host, at the entered game time ``occurred_at``."""
+        access.acting_in(grant, match_id)
         match = self.setup_of(match_id)
         command = self.parse(match, body, grant)
-        actor = actor_of(grant)
+        actor = access.actor_of(grant)
         key = scoped_key(actor, idempotency_key)
         digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         try:
@@ -288,18 +286,13 @@ class MatchService:
             now = self._entered_time(grant, occurred_at, now, last_play)
         elif last_play is not None and last_play > now:
             now = last_play  # a replica whose clock lags never folds the past wrongly
-        if grant.role == "host":
-            return Context(actor=HOST, now=now)
-        if grant.role == "seat" and grant.seat is not None:
-            return Context(actor=seat_actor(grant.seat), now=now, seat=grant.seat)
-        raise NotPermitted("read_only_token", "this token may read the match but not act in it")
+        return access.acting(grant, now)
 
     @staticmethod
     def _entered_time(
         grant: TokenGrant, entered: datetime, now: datetime, last: datetime | None
     ) -> datetime:
-        if grant.role != "host":
-            raise NotPermitted("game_time_host_only", "only the host enters a game time")
+        access.require_time_enterer(grant)
         entered = not_in_future(entered, now)
         if last is not None and entered < last:
             raise RuleViolation(
@@ -330,9 +323,9 @@ class MatchService:
     ) -> Acted:
         """Host: record a ruling at its game time (default now, never in the future), after
         checking that it can act (see ``adjudicator.rulings``)."""
+        access.acting_in(grant, match_id)
         match = self.match(match_id)
-        if grant.role != "host":
-            raise NotPermitted("host_only", "only the host issues rulings")
+        access.require_host(grant, "issues rulings")
         now = self.clock()
         at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
         key = scoped_key(HOST, idempotency_key)
@@ -385,8 +378,8 @@ class MatchService:
         the append that closes the match (of racing closes one wins, the others get
         ``match_closed``); from then on nothing more is recorded, and auditors see every
         private fact and salt."""
-        if grant.role != "host":
-            raise NotPermitted("host_only", "only the host closes a match")
+        access.acting_in(grant, match_id)
+        access.require_host(grant, "closes a match")
         match = self.match(match_id)
         game = self.game(match.game)
 
@@ -454,14 +447,3 @@ class MatchService:
         if match.status == "closed":
             return "closed"
         return "finished" if result is not None else "open"
-
-    @staticmethod
-    def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:
-        """Who reads: a match's own token as its role, the operator as an auditor (everything
-        once the match is closed), anyone else as a spectator."""
-        closed = match.status == "closed"
-        if grant is not None and grant.role == "operator":
-            return Viewer(Role.AUDITOR, closed=closed)
-        if grant is None or grant.match_id != match.match_id:
-            return Viewer(Role.SPECTATOR, closed=closed)
-        return Viewer(Role(grant.role), seat=grant.seat, closed=closed)

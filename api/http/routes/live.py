@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from adjudicator.kernel.decider import Viewer
 from api.http.deps import MaybeGrant, Service
 from api.http.params import MAX_SEQ, Seq
+from api.service import access
 from api.service.matches import MatchService
 from api.service.wakeups import Wakeups
 from events import StoredEvent
@@ -48,7 +49,7 @@ async def stream(
     resumed = last_event_id and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ
     start = int(last_event_id) if resumed and last_event_id else after_seq
     poll = request.app.state.settings.stream_poll_seconds
-    feed = _feed(request, service, match_id, service.viewer(match, grant), start, poll)
+    feed = _feed(request, service, match_id, access.viewer_of(match, grant), start, poll)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.kernel.times import Instant
-from api.http.deps import Grant, MaybeGrant, Service, for_match
+from api.http.deps import Grant, MaybeGrant, Service
 from api.http.schemas import ERRORS
 from api.http.strictjson import StrictJsonRoute
 from api.service import ludii
@@ -48,6 +48,5 @@ def enter_ludii(
     """Host: enter a Ludii game's moves into this fresh Zombego match as host-entered commands,
     one second apart. All or nothing: 422 ``options_mismatch``, 422 ``illegal_ply`` (details
     name the first illegal ply), 409 ``match_not_at_start``."""
-    for_match(grant, match_id)
     data = game.model_dump(mode="json", exclude_none=True, exclude={"start"})
     return ludii.enter(service, match_id, grant, data, game.start)

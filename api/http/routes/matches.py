@@ -11,11 +11,12 @@ from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Role, Viewer
 from api.http import schemas
-from api.http.deps import Grant, MaybeGrant, Operator, Service, for_match
+from api.http.deps import Grant, MaybeGrant, Operator, Service
 from api.http.errors import ApiError
 from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
 from api.http.schemas import ERRORS
 from api.http.strictjson import StrictJsonRoute
+from api.service import access
 from api.service.matches import Acted
 from events import MatchRecord
 from events.records import MatchStatus
@@ -86,7 +87,7 @@ def get_match(service: Service, match_id: str) -> dict[str, Any]:
 
 
 def _acted(acted: Acted, service: Service, match: MatchRecord, grant: Any) -> dict[str, Any]:
-    viewer = service.viewer(match, grant)
+    viewer = access.viewer_of(match, grant)
     return {
         "events": [event_view(e, viewer) for e in acted.events],
         "outcome": acted.outcome,
@@ -102,7 +103,6 @@ def post_command(
     command: Annotated[schemas.CommandBody, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    for_match(grant, match_id)
     body = command.model_dump(mode="json", exclude={"occurred_at"})
     acted = service.execute(
         match_id, grant, body, occurred_at=command.occurred_at, idempotency_key=idempotency_key
@@ -118,7 +118,6 @@ def post_ruling(
     ruling: Annotated[rulings.RulingCommand, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    for_match(grant, match_id)
     acted = service.rule(match_id, grant, ruling, idempotency_key=idempotency_key)
     return _acted(acted, service, service.match(match_id), grant)
 
@@ -136,7 +135,7 @@ def list_events(
     """The log after ``after_seq``, at most ``limit`` events (a ``Link: rel="next"`` header
     names the next page when there may be more), as recorded by ``known_at``/``known_seq``."""
     match = service.match(match_id)
-    viewer = service.viewer(match, grant)
+    viewer = access.viewer_of(match, grant)
     page = service.events(match_id, known, after_seq, limit)
     if len(page) == limit:
         response.headers["Link"] = f'<?after_seq={page[-1].seq}&limit={limit}>; rel="next"'
@@ -151,7 +150,7 @@ def get_state(
     (default now), as the asking role may see it. A viewer who does not see everything never
     sees past the record time asked about: ``at`` is cut to it (the answer's ``at`` says so)."""
     match = service.match(match_id)
-    viewer = service.viewer(match, grant)
+    viewer = access.viewer_of(match, grant)
     snap = service.snapshot(match_id, at, known, viewer)
     return state_view(service.game(match.game), snap, viewer)
 
@@ -159,7 +158,6 @@ def get_state(
 @router.post("/matches/{match_id}/close", status_code=201, response_model=schemas.Acted)
 def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
-    for_match(grant, match_id)
     acted = service.close(match_id, grant)
     return _acted(acted, service, service.match(match_id), grant)
 
@@ -186,7 +184,7 @@ def diff_known(
     if old_known.is_now:
         raise ApiError(422, "invalid_request", "give the earlier record time: before or before_seq")
     match = service.match(match_id)
-    viewer = service.viewer(match, grant)
+    viewer = access.viewer_of(match, grant)
     then = service.snapshot(match_id, at, old_known, viewer)
     now = service.snapshot(match_id, then.at, _record_time(after, after_seq, "after"), viewer)
     game = service.game(match.game)
@@ -220,7 +218,7 @@ def get_timeline(
 ) -> dict[str, Any]:
     """Score and key outcomes over game time, one point per event that acted on the game."""
     match = service.match(match_id)
-    game, viewer = service.game(match.game), service.viewer(match, grant)
+    game, viewer = service.game(match.game), access.viewer_of(match, grant)
     points = known_timeline(game, service.checkpoints.known(game, match, known), viewer)
     return {"match_id": match_id, "points": points}
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.transcripts.triage import Cast
-from api.http.deps import Grant, Service, for_match
+from api.http.deps import Grant, Service
 from api.service import transcripts
 
 router = APIRouter(tags=["transcripts"])
@@ -50,7 +50,6 @@ def preview_transcript(
 ) -> dict[str, Any]:
     """Host: every post with what it would become (command, ignored and why, refused with the
     rule's code, flagged when edited); nothing is recorded."""
-    for_match(grant, match_id)
     return transcripts.preview(service, match_id, grant, body.handed())
 
 
@@ -60,5 +59,4 @@ def enter_transcript(
 ) -> dict[str, Any]:
     """Host: record the accepted posts in one atomic batch, each at its post's time and
     carrying its post as ``source``; posts entered before are skipped."""
-    for_match(grant, match_id)
     return transcripts.enter(service, match_id, grant, body.handed())
