@@ -25,7 +25,7 @@ def zombego_state(service: MatchService, match: MatchRecord) -> ZombegoState:
     """The match's current fold; 422 ``not_zombego`` for another game."""
     if match.game != "zombego":
         raise InvalidCommand("not_zombego", f"Ludii notation is for Zombego, not {match.game}")
-    state = service.snapshot(match.match_id).folded.state
+    state = service.snapshot_of(match).folded.state
     assert isinstance(state, ZombegoState)
     return state
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -76,12 +76,13 @@ def not_in_future(moment: datetime, now: datetime) -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class Acted:
-    """What a command or ruling recorded, and its derived outcome."""
+    """What a command, ruling or close recorded, its derived outcome, whether it replays an
+    earlier request, and who acted (as a viewer of the match, to redact the events for)."""
 
     events: list[StoredEvent]
     outcome: dict[str, Any] | None
     replayed: bool
-    match: MatchRecord | None = None
+    viewer: Viewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +213,7 @@ class MatchService:
                 lambda n: self._attempt(match, grant, command, occurred_at, key, digest, n)
             )
         except IdempotentReplay as replayed:
-            return self._replayed(match, replayed.events)
+            return self._replayed(match, grant, replayed.events)
 
     def _attempt(
         self,
@@ -254,7 +255,8 @@ class MatchService:
         facts = to_facts(stored)
         if running.accepts(facts):
             self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
-        return Acted(stored, runner.outcome(game, decision), replayed=False, match=match)
+        viewer = access.viewer_of(match, grant)
+        return Acted(stored, runner.outcome(game, decision), replayed=False, viewer=viewer)
 
     def _decide(
         self,
@@ -306,10 +308,11 @@ class MatchService:
         """The event to append for ``draft``, acted by ``ctx.actor`` at game time ``ctx.now``."""
         return NewEvent(draft.type, ctx.actor, ctx.now, draft.payload, draft.private_to)
 
-    def _replayed(self, match: MatchRecord, events: list[StoredEvent]) -> Acted:
+    def _replayed(self, match: MatchRecord, grant: TokenGrant, events: list[StoredEvent]) -> Acted:
         game = self.game(match.game)
         state = self.live.current(game, match).state
-        return Acted(events, game.outcome(state, events[0].seq), replayed=True, match=match)
+        outcome = game.outcome(state, events[0].seq)
+        return Acted(events, outcome, replayed=True, viewer=access.viewer_of(match, grant))
 
     # rulings
 
@@ -339,12 +342,13 @@ class MatchService:
             stored = self.store.append(
                 match_id, last, [event], idempotency_key=key, request_digest=digest
             )
-            return Acted(stored, None, replayed=False)
+            return Acted(stored, None, replayed=False, viewer=viewer)
 
+        viewer = access.viewer_of(match, grant)
         try:
             return retrying(lambda _: attempt())
         except IdempotentReplay as replayed:
-            return Acted(replayed.events, None, replayed=True)
+            return Acted(replayed.events, None, replayed=True, viewer=viewer)
 
     def _decide_ruling(
         self, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
@@ -386,11 +390,12 @@ class MatchService:
         def attempt() -> Acted:
             running = self.live.current(game, match)
             now = max(self.clock(), running.last_play or self.clock())
-            state = running.at(game, now) or self.snapshot(match_id, now).folded.state
+            state = running.at(game, now) or self.snapshot_of(match, now).folded.state
             payload = {"result": game.result(state), "rules_version": game.rules_version}
             event = NewEvent("match.closed", HOST, now, payload)
             stored = self.store.append(match_id, running.seq, [event], close=True)
-            return Acted(stored, payload, replayed=False)
+            closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
+            return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
 
         return retrying(lambda _: attempt())
 
@@ -407,7 +412,17 @@ class MatchService:
         (default now). For a ``viewer`` who does not see everything, ``at`` never passes the
         record time asked about (at most now): a deadline that has not yet passed in real
         time reveals nothing (``projections.views.reveal_horizon``)."""
-        match, now = self.match(match_id), self.clock()
+        return self.snapshot_of(self.match(match_id), at, known, viewer)
+
+    def snapshot_of(
+        self,
+        match: MatchRecord,
+        at: datetime | None = None,
+        known: Known = NOW,
+        viewer: Viewer | None = None,
+    ) -> Snapshot:
+        """:meth:`snapshot` of a match record already read."""
+        now = self.clock()
         at = at or now
         game = self.game(match.game)
         if known.is_now:
@@ -427,11 +442,18 @@ class MatchService:
     ) -> list[StoredEvent]:
         """The match's events after ``after_seq`` (at most ``limit``), as recorded by
         ``known`` (default: now)."""
-        self.match(match_id)
+        return self.events_of(self.match(match_id), known, after_seq, limit)
+
+    def events_of(
+        self, match: MatchRecord, known: Known = NOW, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """:meth:`events` of a match record already read."""
         to_seq = known.seq
         if limit is not None:
             to_seq = min(after_seq + limit, to_seq or after_seq + limit)
-        return self.store.read(match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq)
+        return self.store.read(
+            match.match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq
+        )
 
     def result_of(self, match: MatchRecord) -> dict[str, Any] | None:
         """The match's result as folded now (None while it is being played)."""

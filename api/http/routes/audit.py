@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Response
 from api.http.deps import MaybeGrant, Operator, Service
 from api.http.schemas import ERRORS
 from api.http.strictjson import StrictJsonRoute
-from api.service import access, audit
+from api.service import audit
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["audit"], responses=ERRORS)
 
@@ -23,8 +23,7 @@ NDJSON = "application/x-ndjson"
 )
 def export_match(service: Service, match_id: str, grant: MaybeGrant) -> Response:
     """Host, or auditor once closed: the match's portable record (payloads and salts included)."""
-    access.require_exporter(service.match(match_id), grant)
-    text = audit.export_text(service.store, match_id, reveal=True, exported_at=service.clock())
+    text = audit.export_for(service.store, match_id, grant, service.clock())
     disposition = f'attachment; filename="match-{match_id}.jsonl"'
     return Response(text, media_type=NDJSON, headers={"Content-Disposition": disposition})
 

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Response
 
 from adjudicator import rulings
-from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Role, Viewer
 from api.http import schemas
 from api.http.deps import Grant, MaybeGrant, Operator, Service
 from api.http.errors import ApiError
-from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq, instant
+from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq
 from api.http.schemas import ERRORS
 from api.http.strictjson import StrictJsonRoute
-from api.service import access
-from api.service.matches import Acted
-from events import MatchRecord
-from events.records import MatchStatus
-from projections.timetravel import diff, known_timeline, rulings_recorded
-from projections.views import Known, event_view, state_view
+from api.service import reads
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["matches"], responses=ERRORS)
 
@@ -30,22 +22,6 @@ IdempotencyKey = Annotated[
 ]
 DEFAULT_PAGE = 1000
 MAX_PAGE = 5000
-
-
-def _summary(service: Service, match: MatchRecord) -> dict[str, Any]:
-    result = service.result_of(match)
-    return {
-        "match_id": match.match_id,
-        "game": match.game,
-        "rules_version": match.rules_version,
-        "status": service.status_of(match, result),
-        "result": result,
-        "winner": None if result is None else result.get("winner"),
-        "created_at": iso(match.created_at),
-        "seats": match.setup["seats"],
-        "advantage": match.setup.get("advantage"),
-        "last_seq": match.last_seq,
-    }
 
 
 @router.post("/matches", status_code=201, dependencies=[Operator])
@@ -76,23 +52,12 @@ def list_matches(
 ) -> list[dict[str, Any]]:
     """Matches, newest first, with their status, result and winner; filter by game and status
     (``limit`` and ``offset`` page the stored matches before an open/finished filter)."""
-    stored: MatchStatus | None = "closed" if status == "closed" else ("open" if status else None)
-    found = [_summary(service, m) for m in service.store.list_matches(game, stored, limit, offset)]
-    return [m for m in found if status is None or m["status"] == status]
+    return reads.match_list(service, game, status, limit, offset)
 
 
 @router.get("/matches/{match_id}")
 def get_match(service: Service, match_id: str) -> dict[str, Any]:
-    return _summary(service, service.match(match_id))
-
-
-def _acted(acted: Acted, service: Service, match: MatchRecord, grant: Any) -> dict[str, Any]:
-    viewer = access.viewer_of(match, grant)
-    return {
-        "events": [event_view(e, viewer) for e in acted.events],
-        "outcome": acted.outcome,
-        "replayed": acted.replayed,
-    }
+    return reads.match_summary(service, match_id)
 
 
 @router.post("/matches/{match_id}/commands", status_code=201, response_model=schemas.Acted)
@@ -107,7 +72,7 @@ def post_command(
     acted = service.execute(
         match_id, grant, body, occurred_at=command.occurred_at, idempotency_key=idempotency_key
     )
-    return _acted(acted, service, acted.match or service.match(match_id), grant)
+    return reads.acted(acted)
 
 
 @router.post("/matches/{match_id}/rulings", status_code=201, response_model=schemas.Acted)
@@ -118,8 +83,7 @@ def post_ruling(
     ruling: Annotated[rulings.RulingCommand, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    acted = service.rule(match_id, grant, ruling, idempotency_key=idempotency_key)
-    return _acted(acted, service, service.match(match_id), grant)
+    return reads.acted(service.rule(match_id, grant, ruling, idempotency_key=idempotency_key))
 
 
 @router.get("/matches/{match_id}/events")
@@ -134,12 +98,10 @@ def list_events(
 ) -> list[dict[str, Any]]:
     """The log after ``after_seq``, at most ``limit`` events (a ``Link: rel="next"`` header
     names the next page when there may be more), as recorded by ``known_at``/``known_seq``."""
-    match = service.match(match_id)
-    viewer = access.viewer_of(match, grant)
-    page = service.events(match_id, known, after_seq, limit)
+    page = reads.events(service, match_id, grant, known, after_seq, limit)
     if len(page) == limit:
-        response.headers["Link"] = f'<?after_seq={page[-1].seq}&limit={limit}>; rel="next"'
-    return [event_view(e, viewer) for e in page]
+        response.headers["Link"] = f'<?after_seq={page[-1]["seq"]}&limit={limit}>; rel="next"'
+    return page
 
 
 @router.get("/matches/{match_id}/state")
@@ -149,21 +111,13 @@ def get_state(
     """The state at game time ``at`` (default now) as known at ``known_at``/``known_seq``
     (default now), as the asking role may see it. A viewer who does not see everything never
     sees past the record time asked about: ``at`` is cut to it (the answer's ``at`` says so)."""
-    match = service.match(match_id)
-    viewer = access.viewer_of(match, grant)
-    snap = service.snapshot(match_id, at, known, viewer)
-    return state_view(service.game(match.game), snap, viewer)
+    return reads.state(service, match_id, grant, at, known)
 
 
 @router.post("/matches/{match_id}/close", status_code=201, response_model=schemas.Acted)
 def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
-    acted = service.close(match_id, grant)
-    return _acted(acted, service, service.match(match_id), grant)
-
-
-def _record_time(moment: datetime | None, seq: int | None, what: str) -> Known:
-    return Known(instant(moment, what), seq)
+    return reads.acted(service.close(match_id, grant))
 
 
 @router.get("/matches/{match_id}/diff")
@@ -180,36 +134,10 @@ def diff_known(
     """What changed in the state at game time ``at`` between two record times (``before`` or
     ``before_seq``; ``after`` or ``after_seq``, default now), and the rulings recorded in
     between that explain it."""
-    old_known = _record_time(before, before_seq, "before")
+    old_known = reads.record_time(before, before_seq, "before")
     if old_known.is_now:
         raise ApiError(422, "invalid_request", "give the earlier record time: before or before_seq")
-    match = service.match(match_id)
-    viewer = access.viewer_of(match, grant)
-    then = service.snapshot(match_id, at, old_known, viewer)
-    now = service.snapshot(match_id, then.at, _record_time(after, after_seq, "after"), viewer)
-    game = service.game(match.game)
-    old, new = state_view(game, then, viewer), state_view(game, now, viewer)
-    recorded = service.events(match_id, now.known, then.last_seq)
-    return {
-        "at": old["at"],
-        "before": {
-            "known_at": old["known_at"],
-            "known_seq": old["known_seq"],
-            "last_seq": then.last_seq,
-        },
-        "after": {
-            "known_at": new["known_at"],
-            "known_seq": new["known_seq"],
-            "last_seq": now.last_seq,
-        },
-        "rulings": rulings_recorded(recorded),
-        "changes": diff(old["state"], new["state"], "state")
-        + diff(old["voided"], new["voided"], "voided"),
-    }
-
-
-def _record_json(view: dict[str, Any]) -> dict[str, Any]:
-    return {key: view[key] for key in ("known_at", "known_seq", "last_seq")}
+    return reads.state_diff(service, match_id, grant, at, old_known, after, after_seq)
 
 
 @router.get("/matches/{match_id}/timeline")
@@ -217,10 +145,7 @@ def get_timeline(
     service: Service, match_id: str, grant: MaybeGrant, known: KnownParam
 ) -> dict[str, Any]:
     """Score and key outcomes over game time, one point per event that acted on the game."""
-    match = service.match(match_id)
-    game, viewer = service.game(match.game), access.viewer_of(match, grant)
-    points = known_timeline(game, service.checkpoints.known(game, match, known), viewer)
-    return {"match_id": match_id, "points": points}
+    return reads.timeline(service, match_id, grant, known)
 
 
 @router.get("/feed", dependencies=[Operator])
@@ -231,8 +156,4 @@ def feed(
 ) -> list[dict[str, Any]]:
     """Operator: every match's events in global order after ``after_position`` (gap-free in
     commit order, so a reader tailing it never skips one), private payloads withheld."""
-    spectator = Viewer(Role.SPECTATOR)
-    return [
-        {"match_id": e.match_id, "position": e.position, **event_view(e, spectator)}
-        for e in service.store.read_after(after_position, limit)
-    ]
+    return reads.feed(service, after_position, limit)
