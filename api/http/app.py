@@ -15,7 +15,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api.http import console, errors, logs
+from api.http import console, errors, logs, openapi
 from api.http.limits import BodyLimit
 from api.http.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service.matches import MatchService
@@ -76,6 +76,7 @@ def create_app(
     for router in (*routers, transcripts.router):
         app.include_router(router)
     console.mount(app)
+    openapi.install(app)
     return app
 
 

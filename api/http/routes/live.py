@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
@@ -26,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from adjudicator.kernel.decider import Viewer
 from api.http.deps import MaybeGrant, Service
 from api.http.params import MAX_SEQ, Seq
+from api.http.schemas import errors
 from api.service import access
 from api.service.matches import MatchService
 from api.service.wakeups import Wakeups
@@ -33,10 +34,27 @@ from events import StoredEvent
 from projections.views import event_view
 
 router = APIRouter(tags=["live"])
+SSE: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {
+            "type": "string",
+            "description": "server-sent events, one per event: 'id: <seq>', 'event: <type>', "
+            "'data: <the Event as JSON, redacted for the asking token>' (see the Event schema); "
+            "': keep-alive' comments while quiet; the stream ends after match.closed",
+        }
+    }
+}
 KEEP_ALIVE_SECONDS = 15.0
 
 
-@router.get("/matches/{match_id}/stream", response_class=StreamingResponse)
+@router.get(
+    "/matches/{match_id}/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": SSE, "description": "every event after a seq, then live"},
+        **errors(401, 404, 422),
+    },
+)
 async def stream(
     request: Request,
     service: Service,

@@ -11,11 +11,13 @@ from api.http import schemas
 from api.http.deps import Grant, MaybeGrant, Operator, Service
 from api.http.errors import ApiError
 from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq
-from api.http.schemas import ERRORS
+from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import reads
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["matches"], responses=ERRORS)
+router = APIRouter(route_class=StrictJsonRoute, tags=["matches"])
+ACTING = errors(401, 403, 404, 409, 422)
+READING = errors(401, 404, 422)
 
 IdempotencyKey = Annotated[
     str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
@@ -24,7 +26,9 @@ DEFAULT_PAGE = 1000
 MAX_PAGE = 5000
 
 
-@router.post("/matches", status_code=201, dependencies=[Operator])
+@router.post(
+    "/matches", status_code=201, dependencies=[Operator], responses=errors(401, 403, 409, 422)
+)
 def create_match(service: Service, request: schemas.CreateMatch) -> schemas.MatchCreated:
     created = service.create_match(
         request.game, request.seats, request.advantage, request.config, request.seed
@@ -35,11 +39,11 @@ def create_match(service: Service, request: schemas.CreateMatch) -> schemas.Matc
         game=match.game,
         rules_version=match.rules_version,
         seats=list(request.seats),
-        tokens=created.tokens,
+        tokens=schemas.Tokens.model_validate(created.tokens),
     )
 
 
-@router.get("/matches")
+@router.get("/matches", response_model=list[schemas.MatchSummary], responses=errors(422))
 def list_matches(
     service: Service,
     game: str | None = None,
@@ -55,12 +59,18 @@ def list_matches(
     return reads.match_list(service, game, status, limit, offset)
 
 
-@router.get("/matches/{match_id}")
+@router.get("/matches/{match_id}", response_model=schemas.MatchSummary, responses=errors(404))
 def get_match(service: Service, match_id: str) -> dict[str, Any]:
     return reads.match_summary(service, match_id)
 
 
-@router.post("/matches/{match_id}/commands", status_code=201, response_model=schemas.Acted)
+@router.post(
+    "/matches/{match_id}/commands",
+    status_code=201,
+    response_model=schemas.Acted,
+    responses=ACTING,
+    response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
+)
 def post_command(
     service: Service,
     match_id: str,
@@ -75,7 +85,13 @@ def post_command(
     return reads.acted(acted)
 
 
-@router.post("/matches/{match_id}/rulings", status_code=201, response_model=schemas.Acted)
+@router.post(
+    "/matches/{match_id}/rulings",
+    status_code=201,
+    response_model=schemas.Acted,
+    responses=ACTING,
+    response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
+)
 def post_ruling(
     service: Service,
     match_id: str,
@@ -86,7 +102,12 @@ def post_ruling(
     return reads.acted(service.rule(match_id, grant, ruling, idempotency_key=idempotency_key))
 
 
-@router.get("/matches/{match_id}/events")
+@router.get(
+    "/matches/{match_id}/events",
+    response_model=list[schemas.Event],
+    responses=READING,
+    response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
+)
 def list_events(
     response: Response,
     service: Service,
@@ -104,7 +125,7 @@ def list_events(
     return page
 
 
-@router.get("/matches/{match_id}/state")
+@router.get("/matches/{match_id}/state", response_model=schemas.State, responses=READING)
 def get_state(
     service: Service, match_id: str, grant: MaybeGrant, at: At, known: KnownParam
 ) -> dict[str, Any]:
@@ -114,13 +135,19 @@ def get_state(
     return reads.state(service, match_id, grant, at, known)
 
 
-@router.post("/matches/{match_id}/close", status_code=201, response_model=schemas.Acted)
+@router.post(
+    "/matches/{match_id}/close",
+    status_code=201,
+    response_model=schemas.Acted,
+    responses=errors(401, 403, 404, 409),
+    response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
+)
 def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
     return reads.acted(service.close(match_id, grant))
 
 
-@router.get("/matches/{match_id}/diff")
+@router.get("/matches/{match_id}/diff", response_model=schemas.Diff, responses=READING)
 def diff_known(
     service: Service,
     match_id: str,
@@ -140,7 +167,7 @@ def diff_known(
     return reads.state_diff(service, match_id, grant, at, old_known, after, after_seq)
 
 
-@router.get("/matches/{match_id}/timeline")
+@router.get("/matches/{match_id}/timeline", response_model=schemas.Timeline, responses=READING)
 def get_timeline(
     service: Service, match_id: str, grant: MaybeGrant, known: KnownParam
 ) -> dict[str, Any]:
@@ -148,7 +175,13 @@ def get_timeline(
     return reads.timeline(service, match_id, grant, known)
 
 
-@router.get("/feed", dependencies=[Operator])
+@router.get(
+    "/feed",
+    dependencies=[Operator],
+    response_model=list[schemas.FeedEvent],
+    responses=errors(401, 403, 422),
+    response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
+)
 def feed(
     service: Service,
     after_position: Annotated[int, Query(ge=0, le=MAX_POSITION)] = 0,

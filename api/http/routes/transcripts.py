@@ -8,10 +8,13 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.transcripts.triage import Cast
+from api.http import schemas
 from api.http.deps import Grant, Service
+from api.http.schemas import errors
 from api.service import transcripts
 
 router = APIRouter(tags=["transcripts"])
+RESPONSES = errors(401, 403, 404, 409, 422)
 
 
 class ExportIn(BaseModel):
@@ -44,7 +47,11 @@ class TranscriptIn(BaseModel):
         return transcripts.Handed(sources, Cast(self.seats, self.hosts), set(self.exclude))
 
 
-@router.post("/matches/{match_id}/transcript/preview")
+@router.post(
+    "/matches/{match_id}/transcript/preview",
+    response_model=schemas.TranscriptPreview,
+    responses=RESPONSES,
+)
 def preview_transcript(
     service: Service, match_id: str, grant: Grant, body: Annotated[TranscriptIn, Body()]
 ) -> dict[str, Any]:
@@ -53,7 +60,12 @@ def preview_transcript(
     return transcripts.preview(service, match_id, grant, body.handed())
 
 
-@router.post("/matches/{match_id}/transcript/enter", status_code=201)
+@router.post(
+    "/matches/{match_id}/transcript/enter",
+    status_code=201,
+    response_model=schemas.TranscriptEntered,
+    responses=RESPONSES,
+)
 def enter_transcript(
     service: Service, match_id: str, grant: Grant, body: Annotated[TranscriptIn, Body()]
 ) -> dict[str, Any]:
