@@ -17,5 +17,5 @@ GAMES: dict[str, Game[Any, Any]] = {
 
 def games(words: frozenset[str]) -> dict[str, Game[Any, Any]]:
     """Every game, No, Not That! included: its dictionary is data the caller loads (the rules
-    do no I/O; the service reads it with ``api.wordlists.load_words``)."""
+    do no I/O; the service reads it with ``api.service.wordlists.load_words``)."""
     return {**GAMES, NoNotThatGame.name: NoNotThatGame(words)}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api import wakeups
+from api.service import wakeups
 from events import NewEvent
 from tests.api.conftest import Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match

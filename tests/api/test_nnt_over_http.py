@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from api.demo_nnt import NntScript, result_table
+from api.cli.demo_nnt import NntScript, result_table
 from tests.api.conftest import OPERATOR, Api
 
 SEATS = ["Alpha", "Beta"]

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from tests.api.conftest import Api
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "zombego" / "zombego-golden.jsonl"

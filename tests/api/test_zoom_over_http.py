@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.demo import ZoomScript
+from api.cli.demo import ZoomScript
 from tests.api.conftest import OPERATOR, Api
 from tests.store.support import ManualClock
 

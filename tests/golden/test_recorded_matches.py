@@ -12,8 +12,8 @@ import pytest
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api.audit import verify_text
-from api.wordlists import load_words
+from api.service.audit import verify_text
+from api.service.wordlists import load_words
 
 HERE = Path(__file__).parent
 RECORDS = sorted(HERE.glob("*/*.match.jsonl"))

@@ -8,12 +8,11 @@ from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
-from api.errors import ApiError
-from api.service import MatchService
-from api.tokens import token_hash
+from api.http.errors import ApiError
+from api.service import access
+from api.service.matches import MatchService
+from api.service.tokens import token_hash
 from events import TokenGrant
-
-OPERATOR_GRANT = TokenGrant("", "operator", None)
 
 
 async def get_service(request: Request) -> MatchService:
@@ -54,7 +53,7 @@ async def optional_grant(
     hashed = token_hash(token)
     grant = service.known_grant(hashed) or await run_in_threadpool(service.grant_for, hashed)
     if grant is None and await run_in_threadpool(service.store.has_operator_token, hashed):
-        grant = OPERATOR_GRANT
+        grant = access.OPERATOR
     if grant is None:
         raise ApiError(401, "invalid_token", "this token is not known to the service")
     return grant
@@ -80,12 +79,3 @@ async def operator(request: Request, service: Service, _: Authorization = None) 
 Grant = Annotated[TokenGrant, Depends(required_grant)]
 MaybeGrant = Annotated[TokenGrant | None, Depends(optional_grant)]
 Operator = Depends(operator)
-
-
-def for_match(grant: TokenGrant, match_id: str) -> TokenGrant:
-    """A token that may act in this match (the operator's reads, it never acts)."""
-    if grant.role == "operator":
-        raise ApiError(403, "read_only_token", "the operator token reads matches, it never acts")
-    if grant.match_id != match_id:
-        raise ApiError(403, "token_not_for_match", "this token belongs to another match")
-    return grant

@@ -6,14 +6,15 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.deps import Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http import schemas
+from api.http.deps import Service
+from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["games"], responses=ERRORS)
+router = APIRouter(route_class=StrictJsonRoute, tags=["games"])
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[schemas.Game], responses=errors())
 def list_games(service: Service) -> list[dict[str, Any]]:
     return [
         {

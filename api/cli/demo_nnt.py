@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from api.entering import HostEntry
+from api.cli.entering import HostEntry
 
 ALPHA, BETA = "Alpha", "Beta"
 ITEMS = ["extra_safe", "life_ring", "head_start"]

@@ -9,21 +9,20 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-import structlog
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api import console, errors, logs
-from api.limits import BodyLimit
-from api.routes import audit, games, health, live, ludii, matches, transcripts
-from api.service import MatchService
-from api.settings import Settings
-from api.tokens import new_token, token_hash
-from api.wakeups import Wakeups
-from api.wordlists import load_words
+from api.http import console, errors, logs, openapi
+from api.http.limits import BodyLimit
+from api.http.routes import audit, games, health, live, ludii, matches, transcripts
+from api.service.matches import MatchService
+from api.service.settings import Settings
+from api.service.tokens import ensure_operator_token
+from api.service.wakeups import Wakeups
+from api.service.wordlists import load_words
 from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener
@@ -77,6 +76,7 @@ def create_app(
     for router in (*routers, transcripts.router):
         app.include_router(router)
     console.mount(app)
+    openapi.install(app)
     return app
 
 
@@ -92,18 +92,3 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
     finally:
         if listener is not None:
             listener.stop()
-
-
-def ensure_operator_token(store: EventStore, configured: str | None) -> None:
-    """Register the configured operator token; with none configured and none stored, create one
-    and print it once (the embedded default is closed too)."""
-    if configured:
-        hashed = token_hash(configured)
-        if not (store.operator_token_count() == 1 and store.has_operator_token(hashed)):
-            store.replace_operator_tokens(hashed)  # a new configured token revokes the old
-        return
-    if store.operator_token_count() == 0:
-        token = new_token("op")
-        store.add_operator_token(token_hash(token))
-        structlog.get_logger("api").warning("operator_token_created")  # never the token
-        print(f"\nOperator token (shown once, keep it): {token}\n", flush=True)

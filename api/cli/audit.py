@@ -12,9 +12,9 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.errors import InvalidCommand
-from api import audit
-from api.errors import RecordInvalid
-from api.wordlists import load_words
+from api.service import audit
+from api.service.errors import RecordInvalid
+from api.service.wordlists import load_words
 from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport
 
@@ -115,8 +115,8 @@ def ludii_export_command(database_url: str, match_id: str, output: str | None) -
     """Write a Zombego match as a Ludii game (JSON); this reads the store itself, so a hidden
     match's values are included as the host would see them."""
     from adjudicator.games.zombego.ludii import game_json
-    from api.ludii import zombego_state
-    from api.service import MatchService
+    from api.service.ludii import zombego_state
+    from api.service.matches import MatchService
 
     store = EventStore.from_url(database_url)
     try:

@@ -4,9 +4,10 @@ Reading exports, the author map and the post parsers are pure (``adjudicator.tra
 each game's ``transcript``); here every accepted post is decided as ``POST
 /matches/{id}/commands`` would decide it from the host at the post's own time (refusals exactly
 as live, a refused post changing nothing), and ``enter`` records the accepted ones in one
-atomic batch (``api.batch``), each event carrying its post as ``source``. Posts already entered
-(same channel and message id) are skipped; an export of another channel than the one(s)
-entered is refused (409 ``transcript_channel_mismatch``) unless it is declared a DM export.
+atomic batch (``api.service.batch``), each event carrying its post as ``source``. Posts
+already entered (same channel and message id) are skipped; an export of another channel than
+the one(s) entered is refused (409 ``transcript_channel_mismatch``) unless it is declared a DM
+export.
 """
 
 from __future__ import annotations
@@ -20,15 +21,16 @@ from pydantic import ValidationError
 
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import Game
-from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Running
 from adjudicator.transcripts.discord import read_discord
 from adjudicator.transcripts.games import READERS, Reader
 from adjudicator.transcripts.posts import shown_time
 from adjudicator.transcripts.text import read_text
 from adjudicator.transcripts.triage import Cast, Source, Triaged, triage
-from api.batch import execute_batch
-from api.service import MatchService
+from api.service import access
+from api.service.batch import execute_batch
+from api.service.matches import MatchService
 from events import MatchRecord, TokenGrant
 
 Progress = Callable[[int, int], None]
@@ -119,8 +121,8 @@ def enter(
 def _triaged(
     service: MatchService, match_id: str, grant: TokenGrant, handed: Handed
 ) -> tuple[MatchRecord, list[Triaged]]:
-    if grant.role != "host":
-        raise NotPermitted("host_only", "only the host enters a match from a chat export")
+    access.acting_in(grant, match_id)
+    access.require_host(grant, "enters a match from a chat export")
     match = service.match(match_id)
     if match.game not in READERS:
         raise InvalidCommand("no_transcript_reader", f"no post parser for {match.game}")

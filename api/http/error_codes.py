@@ -1,7 +1,7 @@
 """Every error code the service answers with: its HTTP status and what it means. One table for
 every game and route, so a code has one status everywhere. ``tests/golden/error_codes.json`` is
 this table as reviewed; the README's error table is generated from it
-(``.venv/bin/python -m api.error_codes``).
+(``.venv/bin/python -m api.http.error_codes``).
 
 Statuses: 422 the request is malformed or names what does not exist; 409 it is well formed but
 the match's state forbids it now (or another writer got in first); 403 the token may not do it;

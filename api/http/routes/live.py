@@ -4,11 +4,11 @@
 reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
 by seq, so however an update is delayed none is lost; any replica can serve any client, since
 each reads the shared store. The streams of a match in this process share one read of the store
-per append (see :mod:`api.wakeups`): woken at once by an append in this process, or on PostgreSQL
-by the NOTIFY of an append in any replica, and re-read at least every ``stream_poll_seconds``.
-A replay from an old seq reads the store in pages of ``api.wakeups.PAGE`` events, so memory per
-stream stays bounded whatever the match's length. The stream ends after the ``match.closed``
-event.
+per append (see :mod:`api.service.wakeups`): woken at once by an append in this process, or on
+PostgreSQL by the NOTIFY of an append in any replica, and re-read at least every
+``stream_poll_seconds``. A replay from an old seq reads the store in pages of
+``api.service.wakeups.PAGE`` events, so memory per stream stays bounded whatever the match's
+length. The stream ends after the ``match.closed`` event.
 """
 
 from __future__ import annotations
@@ -17,25 +17,44 @@ import json
 import time
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from adjudicator.kernel.decider import Viewer
-from api.deps import MaybeGrant, Service
-from api.params import MAX_SEQ, Seq
-from api.service import MatchService
-from api.wakeups import Wakeups
+from api.http.deps import MaybeGrant, Service
+from api.http.params import MAX_SEQ, Seq
+from api.http.schemas import errors
+from api.service import access
+from api.service.matches import MatchService
+from api.service.wakeups import Wakeups
 from events import StoredEvent
 from projections.views import event_view
 
 router = APIRouter(tags=["live"])
+SSE: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {
+            "type": "string",
+            "description": "server-sent events, one per event: 'id: <seq>', 'event: <type>', "
+            "'data: <the Event as JSON, redacted for the asking token>' (see the Event schema); "
+            "': keep-alive' comments while quiet; the stream ends after match.closed",
+        }
+    }
+}
 KEEP_ALIVE_SECONDS = 15.0
 
 
-@router.get("/matches/{match_id}/stream", response_class=StreamingResponse)
+@router.get(
+    "/matches/{match_id}/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": SSE, "description": "every event after a seq, then live"},
+        **errors(401, 404, 422),
+    },
+)
 async def stream(
     request: Request,
     service: Service,
@@ -48,7 +67,7 @@ async def stream(
     resumed = last_event_id and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ
     start = int(last_event_id) if resumed and last_event_id else after_seq
     poll = request.app.state.settings.stream_poll_seconds
-    feed = _feed(request, service, match_id, service.viewer(match, grant), start, poll)
+    feed = _feed(request, service, match_id, access.viewer_of(match, grant), start, poll)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
 

@@ -1,7 +1,7 @@
 """Ludii notation through the service: export a Zombego match as a Ludii game, enter one.
 
 The conversions are pure (``adjudicator.games.zombego.ludii``); here are who may do what, the
-game times of entered moves, and the one atomic append (``api.batch``).
+game times of entered moves, and the one atomic append (``api.service.batch``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from typing import Any
 
 from adjudicator.games.zombego import ludii
 from adjudicator.games.zombego.state import ZombegoState
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted
-from api.batch import execute_batch
-from api.service import MatchService
+from adjudicator.kernel.errors import InvalidCommand
+from api.service import access
+from api.service.batch import execute_batch
+from api.service.matches import MatchService
 from events import MatchRecord, TokenGrant
 
 STEP = timedelta(seconds=1)
@@ -24,7 +25,7 @@ def zombego_state(service: MatchService, match: MatchRecord) -> ZombegoState:
     """The match's current fold; 422 ``not_zombego`` for another game."""
     if match.game != "zombego":
         raise InvalidCommand("not_zombego", f"Ludii notation is for Zombego, not {match.game}")
-    state = service.snapshot(match.match_id).folded.state
+    state = service.snapshot_of(match).folded.state
     assert isinstance(state, ZombegoState)
     return state
 
@@ -34,10 +35,8 @@ def export(service: MatchService, match_id: str, grant: TokenGrant | None) -> di
     placed value, so only the host reads it before the match is closed (403 ``ludii_hidden``)."""
     match = service.match(match_id)
     state = zombego_state(service, match)
-    if state.hidden and match.status != "closed":
-        host = grant is not None and grant.match_id == match_id and grant.role == "host"
-        if not host:
-            raise NotPermitted("ludii_hidden", "hidden values: the host only, until the close")
+    if state.hidden:
+        access.require_hidden_reader(match, grant)
     return ludii.game_json(state)
 
 
@@ -54,8 +53,8 @@ def enter(
     ordinary host-entered commands one second apart from ``start`` (default: now minus one
     second per move, so the last is a second ago).
     """
-    if grant.role != "host":
-        raise NotPermitted("host_only", "only the host enters a Ludii game")
+    access.acting_in(grant, match_id)
+    access.require_host(grant, "enters a Ludii game")
     match = service.match(match_id)
     commands = ludii.entry_commands(zombego_state(service, match), game)
     first = start or service.clock() - STEP * len(commands)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -19,11 +19,12 @@ from pydantic import BaseModel, ValidationError
 from adjudicator import rulings
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
-from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Role, Viewer, seat_actor
-from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Viewer
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
-from api.errors import ConfigInvalid
-from api.tokens import issue_match_tokens
+from api.service import access
+from api.service.errors import ConfigInvalid
+from api.service.tokens import issue_match_tokens
 from events import (
     EventStore,
     IdempotentReplay,
@@ -56,13 +57,6 @@ def retrying(attempt: Callable[[int], T]) -> T:
     return attempt(MAX_ATTEMPTS - 1)
 
 
-def actor_of(grant: TokenGrant) -> str:
-    """The envelope actor a token acts as (an auditor's token never acts)."""
-    if grant.role == "seat" and grant.seat is not None:
-        return seat_actor(grant.seat)
-    return HOST if grant.role == "host" else grant.role
-
-
 def scoped_key(actor: str, key: str | None) -> str | None:
     """An ``Idempotency-Key`` as stored: scoped to the actor, so one actor's key never finds
     (or refuses) another actor's request, and a guessed key tells nothing."""
@@ -82,12 +76,13 @@ def not_in_future(moment: datetime, now: datetime) -> datetime:
 
 @dataclass(frozen=True, slots=True)
 class Acted:
-    """What a command or ruling recorded, and its derived outcome."""
+    """What a command, ruling or close recorded, its derived outcome, whether it replays an
+    earlier request, and who acted (as a viewer of the match, to redact the events for)."""
 
     events: list[StoredEvent]
     outcome: dict[str, Any] | None
     replayed: bool
-    match: MatchRecord | None = None
+    viewer: Viewer
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +186,9 @@ class MatchService:
             known = ", ".join(sorted(game.command_models))
             raise InvalidCommand("unknown_command", f"{match.game} commands are: {known}")
         data = dict(body)
-        if grant is not None and grant.role == "seat" and "seat" in model.model_fields:
-            data.setdefault("seat", grant.seat)
+        seat = access.own_seat(grant)
+        if seat is not None and "seat" in model.model_fields:
+            data.setdefault("seat", seat)
         return model.model_validate(data)
 
     def execute(
@@ -204,9 +200,12 @@ class MatchService:
         occurred_at: datetime | None = None,
         idempotency_key: str | None = None,
     ) -> Acted:
+        """A game command from ``grant`` (a seat for itself, or the host), at now or, from the
+        host, at the entered game time ``occurred_at``."""
+        access.acting_in(grant, match_id)
         match = self.setup_of(match_id)
         command = self.parse(match, body, grant)
-        actor = actor_of(grant)
+        actor = access.actor_of(grant)
         key = scoped_key(actor, idempotency_key)
         digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         try:
@@ -214,7 +213,7 @@ class MatchService:
                 lambda n: self._attempt(match, grant, command, occurred_at, key, digest, n)
             )
         except IdempotentReplay as replayed:
-            return self._replayed(match, replayed.events)
+            return self._replayed(match, grant, replayed.events)
 
     def _attempt(
         self,
@@ -256,7 +255,8 @@ class MatchService:
         facts = to_facts(stored)
         if running.accepts(facts):
             self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
-        return Acted(stored, runner.outcome(game, decision), replayed=False, match=match)
+        viewer = access.viewer_of(match, grant)
+        return Acted(stored, runner.outcome(game, decision), replayed=False, viewer=viewer)
 
     def _decide(
         self,
@@ -288,18 +288,13 @@ class MatchService:
             now = self._entered_time(grant, occurred_at, now, last_play)
         elif last_play is not None and last_play > now:
             now = last_play  # a replica whose clock lags never folds the past wrongly
-        if grant.role == "host":
-            return Context(actor=HOST, now=now)
-        if grant.role == "seat" and grant.seat is not None:
-            return Context(actor=seat_actor(grant.seat), now=now, seat=grant.seat)
-        raise NotPermitted("read_only_token", "this token may read the match but not act in it")
+        return access.acting(grant, now)
 
     @staticmethod
     def _entered_time(
         grant: TokenGrant, entered: datetime, now: datetime, last: datetime | None
     ) -> datetime:
-        if grant.role != "host":
-            raise NotPermitted("game_time_host_only", "only the host enters a game time")
+        access.require_time_enterer(grant)
         entered = not_in_future(entered, now)
         if last is not None and entered < last:
             raise RuleViolation(
@@ -313,10 +308,11 @@ class MatchService:
         """The event to append for ``draft``, acted by ``ctx.actor`` at game time ``ctx.now``."""
         return NewEvent(draft.type, ctx.actor, ctx.now, draft.payload, draft.private_to)
 
-    def _replayed(self, match: MatchRecord, events: list[StoredEvent]) -> Acted:
+    def _replayed(self, match: MatchRecord, grant: TokenGrant, events: list[StoredEvent]) -> Acted:
         game = self.game(match.game)
         state = self.live.current(game, match).state
-        return Acted(events, game.outcome(state, events[0].seq), replayed=True, match=match)
+        outcome = game.outcome(state, events[0].seq)
+        return Acted(events, outcome, replayed=True, viewer=access.viewer_of(match, grant))
 
     # rulings
 
@@ -330,9 +326,9 @@ class MatchService:
     ) -> Acted:
         """Host: record a ruling at its game time (default now, never in the future), after
         checking that it can act (see ``adjudicator.rulings``)."""
+        access.acting_in(grant, match_id)
         match = self.match(match_id)
-        if grant.role != "host":
-            raise NotPermitted("host_only", "only the host issues rulings")
+        access.require_host(grant, "issues rulings")
         now = self.clock()
         at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
         key = scoped_key(HOST, idempotency_key)
@@ -346,12 +342,13 @@ class MatchService:
             stored = self.store.append(
                 match_id, last, [event], idempotency_key=key, request_digest=digest
             )
-            return Acted(stored, None, replayed=False)
+            return Acted(stored, None, replayed=False, viewer=viewer)
 
+        viewer = access.viewer_of(match, grant)
         try:
             return retrying(lambda _: attempt())
         except IdempotentReplay as replayed:
-            return Acted(replayed.events, None, replayed=True)
+            return Acted(replayed.events, None, replayed=True, viewer=viewer)
 
     def _decide_ruling(
         self, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
@@ -385,19 +382,20 @@ class MatchService:
         the append that closes the match (of racing closes one wins, the others get
         ``match_closed``); from then on nothing more is recorded, and auditors see every
         private fact and salt."""
-        if grant.role != "host":
-            raise NotPermitted("host_only", "only the host closes a match")
+        access.acting_in(grant, match_id)
+        access.require_host(grant, "closes a match")
         match = self.match(match_id)
         game = self.game(match.game)
 
         def attempt() -> Acted:
             running = self.live.current(game, match)
             now = max(self.clock(), running.last_play or self.clock())
-            state = running.at(game, now) or self.snapshot(match_id, now).folded.state
+            state = running.at(game, now) or self.snapshot_of(match, now).folded.state
             payload = {"result": game.result(state), "rules_version": game.rules_version}
             event = NewEvent("match.closed", HOST, now, payload)
             stored = self.store.append(match_id, running.seq, [event], close=True)
-            return Acted(stored, payload, replayed=False)
+            closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
+            return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
 
         return retrying(lambda _: attempt())
 
@@ -414,7 +412,17 @@ class MatchService:
         (default now). For a ``viewer`` who does not see everything, ``at`` never passes the
         record time asked about (at most now): a deadline that has not yet passed in real
         time reveals nothing (``projections.views.reveal_horizon``)."""
-        match, now = self.match(match_id), self.clock()
+        return self.snapshot_of(self.match(match_id), at, known, viewer)
+
+    def snapshot_of(
+        self,
+        match: MatchRecord,
+        at: datetime | None = None,
+        known: Known = NOW,
+        viewer: Viewer | None = None,
+    ) -> Snapshot:
+        """:meth:`snapshot` of a match record already read."""
+        now = self.clock()
         at = at or now
         game = self.game(match.game)
         if known.is_now:
@@ -434,11 +442,18 @@ class MatchService:
     ) -> list[StoredEvent]:
         """The match's events after ``after_seq`` (at most ``limit``), as recorded by
         ``known`` (default: now)."""
-        self.match(match_id)
+        return self.events_of(self.match(match_id), known, after_seq, limit)
+
+    def events_of(
+        self, match: MatchRecord, known: Known = NOW, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """:meth:`events` of a match record already read."""
         to_seq = known.seq
         if limit is not None:
             to_seq = min(after_seq + limit, to_seq or after_seq + limit)
-        return self.store.read(match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq)
+        return self.store.read(
+            match.match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq
+        )
 
     def result_of(self, match: MatchRecord) -> dict[str, Any] | None:
         """The match's result as folded now (None while it is being played)."""
@@ -454,14 +469,3 @@ class MatchService:
         if match.status == "closed":
             return "closed"
         return "finished" if result is not None else "open"
-
-    @staticmethod
-    def viewer(match: MatchRecord, grant: TokenGrant | None) -> Viewer:
-        """Who reads: a match's own token as its role, the operator as an auditor (everything
-        once the match is closed), anyone else as a spectator."""
-        closed = match.status == "closed"
-        if grant is not None and grant.role == "operator":
-            return Viewer(Role.AUDITOR, closed=closed)
-        if grant is None or grant.match_id != match.match_id:
-            return Viewer(Role.SPECTATOR, closed=closed)
-        return Viewer(Role(grant.role), seat=grant.seat, closed=closed)

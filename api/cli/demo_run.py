@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
-from api.demo import running_server
-from api.tokens import new_token
+from api.cli.demo import running_server
+from api.service.tokens import new_token
 
 GAMES = ("zoom", "no_not_that", "zombego")
 DEFAULT_ROUNDS = {"zoom": 11, "no_not_that": 16}
@@ -79,7 +79,7 @@ def rounds_problem(game: str, rounds: int | None) -> str | None:
 
 
 def _zoom(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
-    from api.demo import ZoomScript, result_table
+    from api.cli.demo import ZoomScript, result_table
 
     rounds = o.rounds or DEFAULT_ROUNDS["zoom"]
     script = ZoomScript(client, operator, o.seed, rounds)
@@ -90,7 +90,7 @@ def _zoom(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
 
 
 def _nnt(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
-    from api.demo_nnt import NntScript, result_table
+    from api.cli.demo_nnt import NntScript, result_table
 
     rounds = o.rounds or DEFAULT_ROUNDS["no_not_that"]
     script = NntScript(client, operator, rounds, seed=o.seed)
@@ -100,7 +100,7 @@ def _nnt(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
 
 
 def _zombego(client: httpx.Client, operator: str, o: DemoOptions) -> Played:
-    from api.demo_zombego import ZombegoScript, moves_text, result_line
+    from api.cli.demo_zombego import ZombegoScript, moves_text, result_line
 
     script = ZombegoScript(client, operator, o.seed)
     state = script.play()

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
-from api import error_codes
+from api.http import error_codes
+from api.service.errors import RecordInvalid, first_problem, validation_details
 from events import (
     DuplicateToken,
     IdempotencyKeyReused,
@@ -34,24 +35,6 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-class ConfigInvalid(InvalidCommand):
-    """A game's config at match creation does not validate (422 ``invalid_config``)."""
-
-    def __init__(self, error: ValidationError) -> None:
-        self.details = _validation_details(error)
-        super().__init__("invalid_config", "config: " + _first(self.details))
-
-
-class RecordInvalid(Exception):
-    """An imported match record does not verify (422 ``record_invalid``); ``report`` says why."""
-
-    code = "record_invalid"
-
-    def __init__(self, report: dict[str, Any]) -> None:
-        super().__init__("the match record does not verify")
-        self.report = report
-
-
 STATUS: dict[type[Exception], int] = {
     InvalidCommand: 422,
     RuleViolation: 409,
@@ -67,7 +50,7 @@ STATUS: dict[type[Exception], int] = {
 
 
 def status_of(error: Exception) -> int:
-    """The status of an error: its code's, from the one table (``api.error_codes``)."""
+    """The status of an error: its code's, from the one table (``api.http.error_codes``)."""
     fallback = 500
     for kind in type(error).__mro__:
         if kind in STATUS:
@@ -81,13 +64,6 @@ def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     if details is not None:
         data["details"] = details
     return data
-
-
-def _validation_details(error: ValidationError | RequestValidationError) -> list[dict[str, Any]]:
-    return [
-        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-        for e in error.errors()
-    ]
 
 
 def install(app: FastAPI) -> None:
@@ -112,13 +88,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValidationError)
     async def _model(_: Request, error: ValidationError) -> JSONResponse:
-        details = _validation_details(error)
-        return JSONResponse(body("invalid_request", _first(details), details), status_code=422)
+        return _invalid_request(error)
 
     @app.exception_handler(RequestValidationError)
     async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
-        details = _validation_details(error)
-        return JSONResponse(body("invalid_request", _first(details), details), status_code=422)
+        return _invalid_request(error)
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, error: Exception) -> JSONResponse:
@@ -136,8 +110,6 @@ def install(app: FastAPI) -> None:
         return JSONResponse(body(code, str(error.detail)), status_code=error.status_code)
 
 
-def _first(details: list[dict[str, Any]]) -> str:
-    if not details:
-        return "the request is not valid"
-    where = ".".join(str(part) for part in details[0]["loc"])
-    return f"{where}: {details[0]['msg']}" if where else str(details[0]["msg"])
+def _invalid_request(error: ValidationError | RequestValidationError) -> JSONResponse:
+    details = validation_details(error)
+    return JSONResponse(body("invalid_request", first_problem(details), details), status_code=422)

@@ -17,9 +17,9 @@ from typing import Any
 
 from adjudicator.kernel.errors import DomainError
 from adjudicator.transcripts.triage import Cast, Source
-from api import transcripts
-from api.audit_cli import all_games
-from api.service import MatchService
+from api.cli.audit import all_games
+from api.service import transcripts
+from api.service.matches import MatchService
 from events import EventStore, StoreError, TokenGrant
 
 COLUMNS = 48

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from adjudicator.kernel.decider import Game, Role, Viewer
-from adjudicator.kernel.errors import NotPermitted
-from api.errors import RecordInvalid
-from api.tokens import issue_match_tokens
+from adjudicator.kernel.decider import Game
+from api.service import access
+from api.service.errors import RecordInvalid
+from api.service.tokens import issue_match_tokens
 from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
 from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
@@ -27,23 +27,26 @@ class Imported:
     report: VerifyReport
 
 
-def check_exporter(match: MatchRecord, grant: TokenGrant | None) -> None:
-    """Who may export: the host always, the auditor once the match is closed (403 otherwise).
-    Both see every private payload and salt, so an export they get is the full record."""
-    operator = grant is not None and grant.role == "operator"
-    mine = grant is not None and (grant.match_id == match.match_id or operator)
-    if not mine or grant is None or grant.role not in ("host", "auditor", "operator"):
-        raise NotPermitted("export_forbidden", "only the host or (once closed) the auditor exports")
-    role = Role.AUDITOR if operator else Role(grant.role)
-    viewer = Viewer(role, closed=match.status == "closed")
-    if not viewer.sees_everything:
-        raise NotPermitted("export_before_close", "the auditor may export once the match closes")
+def export_for(
+    store: EventStore, match_id: str, grant: TokenGrant | None, exported_at: datetime
+) -> str:
+    """The full record (private payloads and salts included) for whoever may export it: the
+    host, or the auditor once the match is closed (403 otherwise, see ``access``)."""
+    match = existing(store, match_id)
+    access.require_exporter(match, grant)
+    return export_record(store, match, reveal=True, exported_at=exported_at)
 
 
 def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: datetime) -> str:
     """The match's record as JSON Lines; ``reveal``: include private payloads and salts."""
-    match = existing(store, match_id)
-    events = store.read(match_id)
+    return export_record(store, existing(store, match_id), reveal=reveal, exported_at=exported_at)
+
+
+def export_record(
+    store: EventStore, match: MatchRecord, *, reveal: bool, exported_at: datetime
+) -> str:
+    """:func:`export_text` of a match record already read."""
+    events = store.read(match.match_id)
     header = make_header(
         match_id=match.match_id,
         game=match.game,

@@ -6,36 +6,53 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Response
 
-from api import audit
-from api.deps import MaybeGrant, Operator, Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http import schemas
+from api.http.deps import MaybeGrant, Operator, Service
+from api.http.openapi import NDJSON, RECORD, record_content
+from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
+from api.service import audit
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["audit"], responses=ERRORS)
-
-NDJSON = "application/x-ndjson"
+router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
 
 
 @router.get(
     "/matches/{match_id}/export",
     response_class=Response,
-    responses={200: {"content": {NDJSON: {}}, "description": "header line, then envelopes"}},
+    responses={
+        200: {"content": record_content(RECORD), "description": "header line, then envelopes"},
+        **errors(401, 403, 404),
+    },
 )
 def export_match(service: Service, match_id: str, grant: MaybeGrant) -> Response:
     """Host, or auditor once closed: the match's portable record (payloads and salts included)."""
-    audit.check_exporter(service.match(match_id), grant)
-    text = audit.export_text(service.store, match_id, reveal=True, exported_at=service.clock())
+    text = audit.export_for(service.store, match_id, grant, service.clock())
     disposition = f'attachment; filename="match-{match_id}.jsonl"'
     return Response(text, media_type=NDJSON, headers={"Content-Disposition": disposition})
 
 
-@router.get("/matches/{match_id}/verify")
+@router.get(
+    "/matches/{match_id}/verify", response_model=schemas.VerifyReport, responses=errors(404)
+)
 def verify_match(service: Service, match_id: str) -> dict[str, Any]:
     """Anyone: hash chain, commitments and the re-fold of the result, over the stored events."""
     return audit.verify_stored(service.store, service.games, match_id).as_json()
 
 
-@router.post("/matches/import", status_code=201, dependencies=[Operator])
+@router.post(
+    "/matches/import",
+    status_code=201,
+    dependencies=[Operator],
+    response_model=schemas.Imported,
+    responses=errors(401, 403, 409, 422),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": RECORD + " Sent as application/x-ndjson (an export as it is).",
+            "content": record_content(RECORD),
+        }
+    },
+)
 def import_match(
     service: Service, record: Annotated[bytes, Body(media_type=NDJSON)]
 ) -> dict[str, Any]:

@@ -8,19 +8,20 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from api.deps import Service
-from api.schemas import ERRORS
-from api.strictjson import StrictJsonRoute
+from api.http import schemas
+from api.http.deps import Service
+from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
 
-router = APIRouter(route_class=StrictJsonRoute, tags=["health"], responses=ERRORS)
+router = APIRouter(route_class=StrictJsonRoute, tags=["health"])
 
 
-@router.get("/health")
+@router.get("/health", response_model=schemas.Health, responses=errors())
 def health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/ready", response_model=None)
+@router.get("/ready", response_model=schemas.Ready, responses=errors(503))
 def ready(service: Service) -> dict[str, Any] | JSONResponse:
     try:
         with service.store.engine.connect() as conn:

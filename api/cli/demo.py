@@ -1,5 +1,5 @@
 """``adjudicator demo``'s Zoom match (a generated one, played through the real HTTP API) and the
-local server every demo runs on (``api.demo_run`` runs the demos).
+local server every demo runs on (``api.cli.demo_run`` runs the demos).
 
 The host enters the match as if refereeing it from a chat channel afterwards: every round start
 and every buzz is posted with its game time, some buzzes are wrong on purpose (lockouts), and the
@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from api.entering import HostEntry
+from api.cli.entering import HostEntry
 
 
 def find(grid: list[Any], target: list[Any]) -> str:
@@ -121,8 +121,8 @@ def running_server(database_url: str, operator: str, port: int | None = None) ->
     ``with`` block runs; ``DemoError`` when it does not start (e.g. the port is taken)."""
     import uvicorn
 
-    from api.app import create_app
-    from api.settings import Settings
+    from api.http.app import create_app
+    from api.service.settings import Settings
 
     settings = Settings(database_url=database_url, operator_token=operator, log_level="warning")
     port = port or free_port()

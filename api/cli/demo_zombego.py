@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from adjudicator.games.zombego.notation import command_body as command_for
-from api.entering import HostEntry
+from api.cli.entering import HostEntry
 
 WHITE, BLACK = "white", "black"
 DEMO_PLY_CAP = 400

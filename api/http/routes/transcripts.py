@@ -8,10 +8,13 @@ from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.transcripts.triage import Cast
-from api import transcripts
-from api.deps import Grant, Service, for_match
+from api.http import schemas
+from api.http.deps import Grant, Service
+from api.http.schemas import errors
+from api.service import transcripts
 
 router = APIRouter(tags=["transcripts"])
+RESPONSES = errors(401, 403, 404, 409, 422)
 
 
 class ExportIn(BaseModel):
@@ -44,21 +47,28 @@ class TranscriptIn(BaseModel):
         return transcripts.Handed(sources, Cast(self.seats, self.hosts), set(self.exclude))
 
 
-@router.post("/matches/{match_id}/transcript/preview")
+@router.post(
+    "/matches/{match_id}/transcript/preview",
+    response_model=schemas.TranscriptPreview,
+    responses=RESPONSES,
+)
 def preview_transcript(
     service: Service, match_id: str, grant: Grant, body: Annotated[TranscriptIn, Body()]
 ) -> dict[str, Any]:
     """Host: every post with what it would become (command, ignored and why, refused with the
     rule's code, flagged when edited); nothing is recorded."""
-    for_match(grant, match_id)
     return transcripts.preview(service, match_id, grant, body.handed())
 
 
-@router.post("/matches/{match_id}/transcript/enter", status_code=201)
+@router.post(
+    "/matches/{match_id}/transcript/enter",
+    status_code=201,
+    response_model=schemas.TranscriptEntered,
+    responses=RESPONSES,
+)
 def enter_transcript(
     service: Service, match_id: str, grant: Grant, body: Annotated[TranscriptIn, Body()]
 ) -> dict[str, Any]:
     """Host: record the accepted posts in one atomic batch, each at its post's time and
     carrying its post as ``source``; posts entered before are skipped."""
-    for_match(grant, match_id)
     return transcripts.enter(service, match_id, grant, body.handed())

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from api.settings import Settings
+from api.service.settings import Settings
 
 
 def ensure_sqlite_directory(url: str) -> None:
@@ -47,7 +47,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
     print(f"Web console: http://{host}:{port}/", flush=True)
     if args.workers <= 1:
-        from api.app import create_app
+        from api.http.app import create_app
 
         app = create_app(settings)
         uvicorn.run(app, host=host, port=port, **UVICORN)
@@ -55,7 +55,7 @@ def serve(args: argparse.Namespace) -> int:
     prepare_store(settings)
     os.environ.update(worker_environment(settings))
     uvicorn.run(
-        "api.app:create_app_from_env",
+        "api.http.app:create_app_from_env",
         factory=True,
         workers=args.workers,
         host=host,
@@ -69,7 +69,7 @@ def prepare_store(settings: Settings) -> None:
     """Once, before the workers start: upgrade the schema (as its owner) and register (or
     create and print) the operator token, so the workers neither race on migrations nor each
     create a token."""
-    from api.app import ensure_operator_token
+    from api.service.tokens import ensure_operator_token
     from events import EventStore
     from events.migrate import upgrade
 
@@ -114,7 +114,7 @@ def _migrated(args: argparse.Namespace) -> Settings:
 
 
 def demo(args: argparse.Namespace) -> int:
-    from api.demo_run import DemoOptions, run_demo
+    from api.cli.demo_run import DemoOptions, run_demo
 
     if args.database_url:
         _store_url(args)  # an unreachable database is named here, before any server starts
@@ -126,7 +126,7 @@ def demo(args: argparse.Namespace) -> int:
 
 def check_demo(args: argparse.Namespace) -> str | None:
     """What is wrong with the demo's options that argparse alone cannot see (None: nothing)."""
-    from api.demo_run import rounds_problem
+    from api.cli.demo_run import rounds_problem
 
     return rounds_problem(args.game, args.rounds)
 
@@ -147,31 +147,31 @@ def _safe_url(url: str) -> str:
 
 
 def export(args: argparse.Namespace) -> int:
-    from api.audit_cli import export_command
+    from api.cli.audit import export_command
 
     return export_command(_store_url(args), args.match_id, args.output)
 
 
 def ludii_export(args: argparse.Namespace) -> int:
-    from api.audit_cli import ludii_export_command
+    from api.cli.audit import ludii_export_command
 
     return ludii_export_command(_store_url(args), args.match_id, args.output)
 
 
 def verify(args: argparse.Namespace) -> int:
-    from api.audit_cli import verify_command
+    from api.cli.audit import verify_command
 
     return verify_command(args.file, as_json=args.json)
 
 
 def import_(args: argparse.Namespace) -> int:
-    from api.audit_cli import import_command
+    from api.cli.audit import import_command
 
     return import_command(_store_url(args), args.file)
 
 
 def transcript(args: argparse.Namespace) -> int:
-    from api.transcript_cli import transcript_command
+    from api.cli.transcript import transcript_command
 
     return transcript_command(_store_url(args), args)
 
@@ -233,7 +233,7 @@ def _db_parsers(sub: Any) -> None:
 
 
 def _demo_parser(sub: Any) -> None:
-    from api.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
+    from api.cli.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
 
     show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
     show.add_argument("--game", choices=GAMES, default="zoom")
@@ -253,7 +253,7 @@ def _demo_parser(sub: Any) -> None:
 def operator_token(args: argparse.Namespace) -> int:
     """``operator-token rotate``: a new operator token (printed once, as JSON), every earlier
     one revoked; ``revoke``: none left (the next ``serve`` creates and prints a new one)."""
-    from api.tokens import new_token, token_hash
+    from api.service.tokens import new_token, token_hash
     from events import EventStore
 
     store = EventStore.from_url(_store_url(args))
@@ -289,7 +289,7 @@ def parser() -> argparse.ArgumentParser:
     _audit_parsers(sub)
     _operator_parser(sub)
     _help_parser(sub)
-    from api.transcript_cli import add_parser
+    from api.cli.transcript import add_parser
 
     add_parser(sub, transcript)
     return top
