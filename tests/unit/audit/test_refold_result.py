@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from adjudicator.kernel.fold import fold
-from api.audit import verify_text
+from api.service.audit import verify_text
 from events import StoredEvent
 from projections.facts import to_facts
 from projections.record import setup_from_events
