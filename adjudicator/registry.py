@@ -9,13 +9,13 @@ from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.kernel.decider import Game
 
-GAMES: dict[str, Game[Any]] = {
+GAMES: dict[str, Game[Any, Any]] = {
     ZoomGame.name: ZoomGame(),
     ZombegoGame.name: ZombegoGame(),
 }
 
 
-def games(words: frozenset[str]) -> dict[str, Game[Any]]:
+def games(words: frozenset[str]) -> dict[str, Game[Any, Any]]:
     """Every game, No, Not That! included: its dictionary is data the caller loads (the rules
-    do no I/O; the service reads it with ``api.wordlists.load_words``)."""
+    do no I/O; the service reads it with ``api.service.wordlists.load_words``)."""
     return {**GAMES, NoNotThatGame.name: NoNotThatGame(words)}

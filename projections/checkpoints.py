@@ -48,7 +48,7 @@ EVERY = 200
 PER_MATCH = 64
 TIMELINES = 8
 POINTS = 2
-Point = Callable[[Game[Any], Any, Fact], dict[str, Any]]
+Point = Callable[[Game[Any, Any], Any, Fact], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ class MatchFolds:
     """One match's facts as read so far and its checkpoints (pure: no store, no clock)."""
 
     def __init__(
-        self, game: Game[Any], setup: Setup, every: int = EVERY, per_match: int = PER_MATCH
+        self, game: Game[Any, Any], setup: Setup, every: int = EVERY, per_match: int = PER_MATCH
     ) -> None:
         self.game, self.setup = game, setup
         self.every, self.per_match = every, per_match
@@ -269,7 +269,7 @@ class Checkpoints:
         self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
         self._lock = threading.Lock()
 
-    def known(self, game: Game[Any], match: MatchRecord, known: Known) -> KnownLog:
+    def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and
         nothing when those already read cover ``known``)."""
         folds = self._folds(game, match)
@@ -291,7 +291,7 @@ class Checkpoints:
                 _, dropped = self._matches.popitem(last=False)
                 held -= len(dropped.facts)
 
-    def _folds(self, game: Game[Any], match: MatchRecord) -> MatchFolds:
+    def _folds(self, game: Game[Any, Any], match: MatchRecord) -> MatchFolds:
         with self._lock:
             folds = self._matches.get(match.match_id)
             if folds is None or folds.game is not game:

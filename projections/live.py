@@ -45,11 +45,11 @@ class LiveFolds:
         self._folds: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
-    def current(self, game: Game[Any], match: MatchRecord) -> Running[Any]:
+    def current(self, game: Game[Any, Any], match: MatchRecord) -> Running[Any]:
         """The fold of everything recorded so far for ``match`` (reads the store's tail)."""
         return self.current_live(game, match).running
 
-    def current_live(self, game: Game[Any], match: MatchRecord) -> Live:
+    def current_live(self, game: Game[Any, Any], match: MatchRecord) -> Live:
         cached = self._get(match.match_id)
         if cached is not None:
             tail = self.store.read(match.match_id, after_seq=cached.running.seq)
@@ -63,7 +63,7 @@ class LiveFolds:
             match.match_id, Running.start(game, setup_of(match), to_facts(events)), head_of(events)
         )
 
-    def cached(self, game: Game[Any], match: MatchRecord) -> Live:
+    def cached(self, game: Game[Any, Any], match: MatchRecord) -> Live:
         """The cached fold as it stands, without reading the store (``current`` if none)."""
         found = self._get(match.match_id)
         return found if found is not None else self.current_live(game, match)

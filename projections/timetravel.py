@@ -70,7 +70,7 @@ def rulings_recorded(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
     ]
 
 
-def known_timeline(game: Game[Any], log: KnownLog, viewer: Viewer) -> list[dict[str, Any]]:
+def known_timeline(game: Game[Any, Any], log: KnownLog, viewer: Viewer) -> list[dict[str, Any]]:
     """One point per fact that acted on the game, in game-time order: when, what, its outcome
     and the summary (scores, phase, result) right after it. The outcome of a private event is
     shown only to a viewer who may see that event. The points come from the checkpoints' cache:
@@ -84,7 +84,7 @@ def known_timeline(game: Game[Any], log: KnownLog, viewer: Viewer) -> list[dict[
     return [{**p, "outcome": None} if p["seq"] in hidden else p for p in points]
 
 
-def timeline_point(game: Game[Any], state: Any, fact: Fact) -> dict[str, Any]:
+def timeline_point(game: Game[Any, Any], state: Any, fact: Fact) -> dict[str, Any]:
     """The point of ``fact`` on the timeline, ``state`` the fold right after it."""
     return {
         "seq": fact.seq,

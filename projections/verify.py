@@ -9,8 +9,10 @@ Four checks, each saying precisely what fails:
   ``match.closed`` is recorded), game, rules version and ``created_at`` (as ``match.created``
   says);
 * ``refold`` — ``match.closed``, if recorded, is the one, last event; the events folded from the
-  record's own setup with the game's current rules: ``game.result(state)`` must equal the result
-  recorded in ``match.closed``. A record made under another rules version is named in the
+  record's own setup with the game's current rules: ``game.result(state)`` must agree with the
+  result recorded in ``match.closed`` (:func:`same_result`: it names a winner and a reason, and
+  every key it has equals the re-folded one's, so a record made before results carried
+  ``scores`` still verifies). A record made under another rules version is named in the
   check's detail, so a changed result is never silent.
 """
 
@@ -67,7 +69,7 @@ class VerifyReport:
 def verify_record(
     header: Header | None,
     events: Sequence[StoredEvent],
-    games: Mapping[str, Game[Any]],
+    games: Mapping[str, Game[Any, Any]],
     withheld: Collection[int] = (),
 ) -> VerifyReport:
     """Every check over one match's events (``header``: None when verifying a store directly)."""
@@ -156,7 +158,7 @@ def _setup_problem(header: Header, events: Sequence[StoredEvent]) -> Check | Non
 
 
 def refold_check(
-    events: Sequence[StoredEvent], games: Mapping[str, Game[Any]], withheld: Collection[int]
+    events: Sequence[StoredEvent], games: Mapping[str, Game[Any, Any]], withheld: Collection[int]
 ) -> Check:
     """Re-fold the events with the game's current rules; ``match.closed``, if any, must be the
     last event, and the result it records must be the one folded."""
@@ -193,7 +195,25 @@ def close_problem(events: Sequence[StoredEvent]) -> Check | None:
     return None
 
 
-def _compare(game: Game[Any], version: str, setup: Any, events: Sequence[StoredEvent]) -> Check:
+RECORDED_KEYS = frozenset({"winner", "reason"})
+"""What every recorded result has held, from the first record on."""
+
+
+def same_result(recorded: object, folded: Mapping[str, Any] | None) -> bool:
+    """Whether the re-folded result agrees with the one ``match.closed`` recorded: both None,
+    or the recorded one names ``winner`` and ``reason`` and each of its keys equals the folded
+    one's. Keys the folded result has beyond the recorded ones (``scores``, which older records
+    lack) are not compared."""
+    if recorded is None or folded is None:
+        return recorded is None and folded is None
+    if not isinstance(recorded, Mapping) or not recorded.keys() >= RECORDED_KEYS:
+        return False
+    return all(key in folded and folded[key] == value for key, value in recorded.items())
+
+
+def _compare(
+    game: Game[Any, Any], version: str, setup: Any, events: Sequence[StoredEvent]
+) -> Check:
     rules = f"{game.name} rules {game.rules_version}"
     if version != game.rules_version:
         rules += f" (the match was recorded under {version})"
@@ -203,7 +223,7 @@ def _compare(game: Game[Any], version: str, setup: Any, events: Sequence[StoredE
     played = [e for e in events if e.seq < closed.seq]
     state = fold(game, setup, to_facts(played), closed.occurred_at).state
     folded, expected = game.result(state), closed.payload.get("result")
-    if folded != expected:
+    if not same_result(expected, folded):
         detail = f"re-folded result {folded} differs from the recorded {expected} under {rules}"
         return Check("refold", False, detail, closed.seq)
     return Check("refold", True, f"re-folded result equals the recorded one under {rules}")

@@ -60,7 +60,7 @@ class Snapshot:
 
 
 def snapshot(
-    game: Game[Any],
+    game: Game[Any, Any],
     match: MatchRecord,
     events: Sequence[StoredEvent],
     at: datetime,
@@ -71,7 +71,7 @@ def snapshot(
     return Snapshot(match, folded, at, known, last)
 
 
-def state_view(game: Game[Any], snap: Snapshot, viewer: Viewer) -> dict[str, Any]:
+def state_view(game: Game[Any, Any], snap: Snapshot, viewer: Viewer) -> dict[str, Any]:
     return {
         "match_id": snap.match.match_id,
         "game": snap.match.game,

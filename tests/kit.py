@@ -47,7 +47,7 @@ def at(seconds: float) -> datetime:
 class Table:
     """One match's log, folded by its game; times are seconds after ``t0``."""
 
-    def __init__(self, game: Game[Any], setup: Setup, t0: datetime = T0) -> None:
+    def __init__(self, game: Game[Any, Any], setup: Setup, t0: datetime = T0) -> None:
         self.game = game
         self.setup = setup
         self.t0 = t0
@@ -151,7 +151,9 @@ History = BaseModel | Act | Recorded
 Expected = Draft | tuple[str, Mapping[str, Any]]
 
 
-def given(game: Game[Any], setup: Setup, *history: History, t0: datetime = T0) -> Specification:
+def given(
+    game: Game[Any, Any], setup: Setup, *history: History, t0: datetime = T0
+) -> Specification:
     """A table whose log holds ``history``, in order. A bare command is the host's; an item
     without a time happens at the time of the item before it (0 for the first)."""
     table, t = Table(game, setup, t0), 0.0

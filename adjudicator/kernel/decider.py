@@ -9,21 +9,32 @@ A game is a set of pure functions:
 * ``advance(state, now)`` — apply every deadline at or before ``now``;
 * ``view(state, viewer)`` — what that viewer may see, as JSON-ready data;
 * ``outcome(state, seq)`` — the derived outcome of one recorded event, if it has one;
-* ``result(state)`` — the match's result (winner and reason) once there is one;
+* ``result(state)`` — the match's result once there is one, in one shape in every game
+  (:func:`match_result`): ``{"winner": seat | None, "reason": str, "scores": {seat: number}}``;
 * ``summary(state)`` — a small public digest (phase, scores or counts, result) for timelines;
 * ``in_round(state)`` — whether a round is in progress (what a host's ``end_round`` needs).
 
+``Game[S, C]`` is generic over the game's state ``S`` and its command union ``C`` (each game's
+``commands.py`` defines it); each ``decide`` matches over ``C`` and ends in ``assert_never``, so
+``mypy --strict`` proves every command is handled. Callers that hold any game use
+``Game[Any, Any]``. ``command_models`` (type name -> model) is derived from the union
+(:func:`command_models`), so the two never disagree.
+
 Each game also says which host rulings it acts on (``rulings``) and which event types carry a
 graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
+
+What every game shares lives here once: the outcome of a voided event (:func:`void_outcome`),
+the lookup of an event's outcome (:func:`lookup_outcome`), the result's shape
+(:func:`match_result`) and the result a host's ``declare_result`` sets (:func:`declared_result`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel
 
@@ -115,9 +126,12 @@ class Context:
 
 
 S = TypeVar("S")
+C_contra = TypeVar("C_contra", contravariant=True)
 
 
-class Game(Protocol[S]):
+class Game(Protocol[S, C_contra]):
+    """A game over states ``S`` and commands ``C_contra`` (the game's command union)."""
+
     name: ClassVar[str]
     rules_version: ClassVar[str]
     config_model: ClassVar[type[BaseModel]]
@@ -127,7 +141,7 @@ class Game(Protocol[S]):
 
     def initial(self, setup: Setup) -> S: ...
 
-    def decide(self, state: S, command: BaseModel, ctx: Context) -> list[Draft]: ...
+    def decide(self, state: S, command: C_contra, ctx: Context) -> list[Draft]: ...
 
     def evolve(self, state: S, fact: Fact) -> S: ...
 
@@ -144,11 +158,59 @@ class Game(Protocol[S]):
     def in_round(self, state: S) -> bool: ...
 
 
+def command_models(union: object) -> dict[str, type[BaseModel]]:
+    """Type name -> model for every model of a command union (``Buzz | StartRound | ...``), in
+    the union's order: what a game's ``command_models`` is, so it always matches ``decide``."""
+    models: dict[str, type[BaseModel]] = {}
+    for model in get_args(union):
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{model!r} is not a command model")
+        models[model.model_fields["type"].default] = model
+    return models
+
+
 def void_outcome(reason: str) -> dict[str, Any]:
     """The one shape, in every game, of the outcome of an event folded as void."""
     return {"void": True, "reason": reason}
 
 
-def declared_result(fact: Fact) -> dict[str, Any]:
-    """The result a host's ``declare_result`` ruling sets, in every game."""
-    return {"winner": fact.payload.get("winner"), "reason": "ruling", "seq": fact.seq}
+class EventRecord(Protocol):
+    """A derived record of one event (a graded buzz, a ply): it knows its event's seq."""
+
+    @property
+    def seq(self) -> int: ...
+
+
+R = TypeVar("R", bound=EventRecord)
+
+
+def lookup_outcome(
+    voided: Iterable[tuple[int, str]],
+    seq: int,
+    records: Iterable[R] | None,
+    render: Callable[[R], dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The outcome of event ``seq``, in every game: its voiding if it was folded as void, else
+    its record among ``records`` (newest first, so the search stops once past ``seq``) as
+    ``render`` shows it, else None (the event has no outcome)."""
+    for voided_seq, reason in voided:
+        if voided_seq == seq:
+            return void_outcome(reason)
+    for record in records or ():
+        if record.seq == seq:
+            return render(record)
+        if record.seq < seq:
+            return None
+    return None
+
+
+def match_result(winner: str | None, reason: str, scores: Mapping[str, float]) -> dict[str, Any]:
+    """The one shape, in every game, of a match's result: the winning seat (None: a draw), why,
+    and each seat's score as the game counts it (points, or what its win condition counts)."""
+    return {"winner": winner, "reason": reason, "scores": dict(scores)}
+
+
+def declared_result(fact: Fact, scores: Mapping[str, float]) -> dict[str, Any]:
+    """The result a host's ``declare_result`` ruling sets, in every game: its winner, reason
+    ``ruling``, the scores at the moment it takes effect, and the ``seq`` of the ruling."""
+    return {**match_result(fact.payload.get("winner"), "ruling", scores), "seq": fact.seq}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from adjudicator import rulings
 from adjudicator.kernel.decider import Fact, Game, Setup
@@ -51,7 +51,7 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
     return [item[3] for item in items]
 
 
-def replay(game: Game[S], state: S, ordered: Iterable[Fact], at: datetime) -> S:
+def replay(game: Game[S, Any], state: S, ordered: Iterable[Fact], at: datetime) -> S:
     for fact in ordered:
         if fact.at > at:
             break
@@ -59,7 +59,7 @@ def replay(game: Game[S], state: S, ordered: Iterable[Fact], at: datetime) -> S:
     return game.advance(state, at)
 
 
-def fold(game: Game[S], setup: Setup, facts: Sequence[Fact], at: datetime) -> Folded[S]:
+def fold(game: Game[S, Any], setup: Setup, facts: Sequence[Fact], at: datetime) -> Folded[S]:
     effects = rulings.resolve(facts)
     state = replay(game, game.initial(setup), timeline(facts, effects), at)
     return Folded(state, effects)
@@ -80,7 +80,7 @@ class Running(Generic[S]):
     last_play: datetime | None
 
     @classmethod
-    def start(cls, game: Game[S], setup: Setup, facts: Sequence[Fact]) -> Running[S]:
+    def start(cls, game: Game[S, Any], setup: Setup, facts: Sequence[Fact]) -> Running[S]:
         empty = cls(game.initial(setup), rulings.resolve(facts), 0, None, None)
         return empty.extend(game, timeline(facts, empty.effects), facts[-1].seq if facts else 0)
 
@@ -93,7 +93,9 @@ class Running(Generic[S]):
             for f in facts
         )
 
-    def extend(self, game: Game[S], facts: Sequence[Fact], seq: int | None = None) -> Running[S]:
+    def extend(
+        self, game: Game[S, Any], facts: Sequence[Fact], seq: int | None = None
+    ) -> Running[S]:
         """Apply ``facts`` in the order given (``seq``: the last seq they cover)."""
         state, horizon, last_play = self.state, self.horizon, self.last_play
         own = game.name + "."
@@ -107,7 +109,7 @@ class Running(Generic[S]):
             seq = facts[-1].seq if facts else self.seq
         return Running(state, self.effects, seq, horizon, last_play)
 
-    def at(self, game: Game[S], now: datetime) -> S | None:
+    def at(self, game: Game[S, Any], now: datetime) -> S | None:
         """The state at ``now``, or None when ``now`` is before the horizon (fold afresh)."""
         if self.horizon is not None and now < self.horizon:
             return None

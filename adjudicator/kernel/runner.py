@@ -14,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
-
 from adjudicator.kernel.decider import Context, Draft, Fact, Game
 
 S = TypeVar("S")
+C = TypeVar("C")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ def facts_of(drafts: list[Draft], ctx: Context, first_seq: int) -> list[Fact]:
     ]
 
 
-def run(game: Game[S], state: S, command: BaseModel, ctx: Context, next_seq: int) -> Decision[S]:
+def run(game: Game[S, C], state: S, command: C, ctx: Context, next_seq: int) -> Decision[S]:
     """Decide ``command`` against ``state`` at ``ctx.now``; ``next_seq``: the seq its first
     event will get. Raises the game's DomainError when the command is refused."""
     state = game.advance(state, ctx.now)
@@ -51,6 +50,6 @@ def run(game: Game[S], state: S, command: BaseModel, ctx: Context, next_seq: int
     return Decision(drafts, next_seq, state)
 
 
-def outcome(game: Game[S], decision: Decision[S]) -> dict[str, Any] | None:
+def outcome(game: Game[S, Any], decision: Decision[S]) -> dict[str, Any] | None:
     """The derived outcome of the command's own (first) event."""
     return game.outcome(decision.after, decision.first_seq)

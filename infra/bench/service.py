@@ -22,7 +22,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from api.demo import free_port  # noqa: E402
+from api.cli.demo import free_port  # noqa: E402
 from events import EventStore, NewEvent  # noqa: E402
 from infra.bench.zoom_bench import GRID, OPERATOR, TARGETS  # noqa: E402
 
@@ -70,7 +70,7 @@ def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Se
         "ADJUDICATOR_LOG_LEVEL": "warning",
         "ADJUDICATOR_STREAM_POLL_SECONDS": str(poll),
     }
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     cmd += ["--workers", str(workers)] if workers > 1 else []
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, start_new_session=True

@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
-from api.routes.matches import diff_known, get_state, get_timeline  # noqa: E402
-from api.service import MatchService  # noqa: E402
+from api.http.routes.matches import diff_known, get_state, get_timeline  # noqa: E402
+from api.service.matches import MatchService  # noqa: E402
 from events import EventStore, NewEvent, TokenGrant  # noqa: E402
 from events.migrate import upgrade  # noqa: E402
 from infra.bench.zoom_bench import long_match, scratch_postgres  # noqa: E402

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from adjudicator import registry
 from adjudicator.transcripts.triage import Cast
-from api import transcripts
-from api.service import MatchService
+from api.service import transcripts
+from api.service.matches import MatchService
 from events import EventStore, TokenGrant
 from events.migrate import upgrade
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.kernel.canonical import sha256_hex, stdlib_canonical_json  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
-from api.audit import verify_text  # noqa: E402
+from api.service.audit import verify_text  # noqa: E402
 from events import NewEvent, StoredEvent  # noqa: E402
 from events.appending import seal  # noqa: E402
 from events.envelope import GENESIS_HASH  # noqa: E402

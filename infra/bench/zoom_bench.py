@@ -38,7 +38,7 @@ from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.games.zoom.grid import Shape, generate  # noqa: E402
 from adjudicator.kernel.decider import Fact, Setup  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
-from api.demo import free_port  # noqa: E402
+from api.cli.demo import free_port  # noqa: E402
 
 OPERATOR = "op_bench_token"
 GRID = ["RGBRGB", "GBRGBR", "BRGYYY", "KKKWRG"]
@@ -54,7 +54,7 @@ def server(database_url: str) -> Iterator[str]:
         "ADJUDICATOR_OPERATOR_TOKEN": OPERATOR,
         "ADJUDICATOR_LOG_LEVEL": "warning",
     }
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:

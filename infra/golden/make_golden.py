@@ -33,10 +33,10 @@ sys.path.insert(0, str(ROOT))
 from fastapi.testclient import TestClient  # noqa: E402
 
 from adjudicator.games.zombego.notation import command_body  # noqa: E402
-from api.app import create_app  # noqa: E402
-from api.demo import ZoomScript  # noqa: E402
-from api.demo_nnt import NntScript  # noqa: E402
-from api.settings import Settings  # noqa: E402
+from api.cli.demo import ZoomScript  # noqa: E402
+from api.cli.demo_nnt import NntScript  # noqa: E402
+from api.http.app import create_app  # noqa: E402
+from api.service.settings import Settings  # noqa: E402
 from events.migrate import upgrade  # noqa: E402
 
 OPERATOR = "op_golden"

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from api.http.app import create_app
+from api.service.settings import Settings
 from tests.store.support import ManualClock
 
 OPERATOR = "op_test_token"

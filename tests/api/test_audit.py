@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from adjudicator.registry import GAMES
-from api.audit import export_text, verify_text
-from api.demo import ZoomScript
+from api.cli.demo import ZoomScript
+from api.service.audit import export_text, verify_text
 from events.migrate import upgrade
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.unit.audit.records import HIDDEN, ZOOM, edited, events_of, rechained

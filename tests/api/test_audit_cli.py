@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from events.migrate import upgrade
 from tests.api.conftest import Api
 from tests.api.test_audit import closed_zoom_match, first_buzz_seq, tamper_one_byte

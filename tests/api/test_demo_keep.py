@@ -9,8 +9,8 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
-from api.demo import free_port
-from api.demo_run import DemoOptions, run_demo
+from api.cli.demo import free_port
+from api.cli.demo_run import DemoOptions, run_demo
 from events import EventStore
 
 

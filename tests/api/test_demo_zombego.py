@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from adjudicator.games.zombego.notation import command_body as command_for
-from api.demo_zombego import ZombegoScript, moves_text, result_line
+from api.cli.demo_zombego import ZombegoScript, moves_text, result_line
 from tests.api.conftest import OPERATOR, Api
 
 SMALL = {"board": 4, "piece_set": "(6) Sum dist by type = 4", "ply_cap": 40}

@@ -13,7 +13,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
-from api import wakeups
+from api.service import wakeups
 from events import NewEvent
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from api.demo_nnt import NntScript, result_table
+from api.cli.demo_nnt import NntScript, result_table
 from tests.api.conftest import OPERATOR, Api
 
 SEATS = ["Alpha", "Beta"]
@@ -109,7 +109,15 @@ def test_bad_input_is_refused_with_stable_codes_and_nothing_recorded(api: Api) -
         ("Alpha", {"type": "use_item", "seat": "Alpha", "item": "life_ring"}, 409, "item_not_held"),
         ("Alpha", {"type": "exchange", "seat": "Alpha"}, 409, "exchange_between_rounds_only"),
         ("Alpha", {"type": "solve", "seat": "Alpha", "tokens": ["W"]}, 409, "no_solution_window"),
-        ("Alpha", {"type": "judge_prompt", "seat": "Alpha", "meets": True}, 403, "host_only"),
+        ("Alpha", {"type": "judge_prompt", "target_seq": 1, "meets": True}, 403, "host_only"),
+        (
+            "host",
+            {"type": "judge_category", "target_seq": 1, "fits": True},
+            409,
+            "nothing_to_judge",
+        ),
+        ("host", {"type": "judge_value", "object": "Q", "fits": True}, 409, "nothing_to_judge"),
+        ("host", {"type": "judge_prompt", "seat": "Alpha", "meets": True}, 422, None),
     ]
     for who, body, status, code in cases:
         response = api.command(who, body)

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.demo import free_port
+from api.cli.demo import free_port
 from tests.conftest import PostgresDatabase
 
 pytestmark = pytest.mark.postgres
@@ -43,7 +43,7 @@ def _start(url: str) -> tuple[subprocess.Popen[bytes], str]:
         "ADJUDICATOR_UPGRADE_ON_START": "false",
         "ADJUDICATOR_LOG_LEVEL": "warning",
     }
-    cmd = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     return proc, f"http://127.0.0.1:{port}"
 

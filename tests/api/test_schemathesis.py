@@ -1,5 +1,5 @@
-"""Schemathesis against the app's own OpenAPI schema: no 5xx, and every answer the schema
-declares conforms to it.
+"""Schemathesis against the app's own OpenAPI schema: no 5xx, every status an operation answers
+is one it documents, and every answer conforms to the schema.
 
 The app holds real matches of each game — Zoom with a round started, No, Not That! mid-step
 (one seat has acted), Zombego mid-game — and real tokens. For every operation, Hypothesis draws
@@ -19,13 +19,16 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import response_schema_conformance
+from schemathesis.specs.openapi.checks import (
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from tests.api.conftest import OPERATOR, Api
 from tests.api.test_zoom_over_http import supplied_match
 
 EXAMPLES_PER_OPERATION = 15
-CHECKS = [not_a_server_error, response_schema_conformance]
+CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance]
 NNT_ROUND = {
     "prompt_text": "a 4-letter word with exactly 1 vowel",
     "category_text": "consonants",

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from api.settings import Settings
+from api.cli.main import main
+from api.http.app import create_app
+from api.service.settings import Settings
 from tests.api.conftest import Api
 from tests.api.test_zoom_over_http import supplied_match
 
@@ -38,7 +38,7 @@ def test_a_first_start_without_a_configured_token_creates_one_and_prints_it_once
 def test_the_request_id_comes_back_and_log_lines_carry_it(
     api: Api, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from api import logs
+    from api.http import logs
 
     logs.configure(json=True, level="info")
     supplied_match(api)

@@ -45,6 +45,9 @@ def test_a_zombego_game_enters_from_a_text_transcript(api: Api) -> None:
 
     assert entered.status_code == 201, entered.text
     assert entered.json()["entered"] == len(GOLDEN["plies"])
-    assert entered.json()["result"] == {"winner": "black", "reason": GOLDEN["result"]["reason"]}
+    result = entered.json()["result"]
+    assert (result["winner"], result["reason"]) == ("black", GOLDEN["result"]["reason"])
+    counts = api.state()["state"]["counts"]
+    assert result["scores"] == {seat: counts[seat]["living"] for seat in counts}
     ludii = api.client.get(f"/matches/{api.match_id}/ludii").json()
     assert ludii["moves"] == [ply["played"] for ply in GOLDEN["plies"]]

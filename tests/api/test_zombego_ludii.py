@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.cli import main
+from api.cli.main import main
 from tests.api.conftest import Api
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "zombego" / "zombego-golden.jsonl"
@@ -52,8 +52,13 @@ def test_a_golden_game_goes_in_and_comes_back_out(
     count, winner = len(golden["plies"]), SEATS[golden["result"]["winner"] - 1]
     data = entered.json()
     assert data["entered"] == count and data["last_seq"] - data["first_seq"] + 1 == count
-    assert data["result"] == {"winner": winner, "reason": golden["result"]["reason"]}
-    assert api.state()["state"]["result"] == data["result"]
+    assert (data["result"]["winner"], data["result"]["reason"]) == (
+        winner,
+        golden["result"]["reason"],
+    )
+    state = api.state()["state"]
+    assert state["result"] == data["result"]
+    assert data["result"]["scores"] == {seat: state["counts"][seat]["living"] for seat in SEATS}
 
     out = export(api)
     assert out.status_code == 200, out.text

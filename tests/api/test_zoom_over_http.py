@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.demo import ZoomScript
+from api.cli.demo import ZoomScript
 from tests.api.conftest import OPERATOR, Api
 from tests.store.support import ManualClock
 
@@ -39,7 +39,7 @@ def test_a_generated_eleven_round_match_ends_with_the_right_winner(api: Api) -> 
     assert final["scores"] == correct
     winner = max(correct, key=lambda seat: correct[seat])
     assert correct["alpha"] != correct["beta"]
-    assert final["result"] == {"winner": winner, "reason": "points"}
+    assert final["result"] == {"winner": winner, "reason": "points", "scores": correct}
     assert any(b["pairs"][0]["outcome"] == "incorrect" for b in final["buzzes"])
     assert any(r["end_reason"] == "round_clock" for r in final["played"])
 

@@ -18,9 +18,9 @@ import httpx
 import pytest
 import uvicorn
 
-from api.app import create_app
-from api.demo import free_port
-from api.settings import Settings
+from api.cli.demo import free_port
+from api.http.app import create_app
+from api.service.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 OPERATOR = "op_browser_test_token"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.console import STATIC
-from api.settings import Settings
+from api.http.app import create_app
+from api.http.console import STATIC
+from api.service.settings import Settings
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 

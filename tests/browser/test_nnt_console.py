@@ -1,5 +1,6 @@
 """No, Not That!: a sealed action never reaches the opponent's browser (its DOM, nor any
-response it fetched, nor its live stream), while the "acted" marker does."""
+response it fetched, nor its live stream), while the "acted" marker does; the host judges the
+question the state names, by its ``target_seq``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import httpx
 
 from tests.browser.conftest import shot
-from tests.browser.console import create_match, match_id_of, open_as, token_of
+from tests.browser.console import create_match, host_state, match_id_of, open_as, token_of
 
 SECRET = "quokka"
 ROUNDS = [
@@ -79,5 +80,41 @@ def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> 
     assert len(bodies) > 5 and not [b for b in bodies if SECRET in b]
     assert SECRET not in stream_text(server, links["seat Beta"])
     assert SECRET in stream_text(server, links["seat Alpha"])  # the check can fail
+    for page in (host, alpha, beta):
+        assert page.errors == []
+
+
+def submit(page: Any, opponent: str, value: str) -> None:
+    """Submit once the opponent's action has arrived (its redraw would empty the input)."""
+    page.wait_for_selector(f"#scores [data-seat={opponent}] .acted.yes")
+    page.fill("#nnt-object", value)
+    page.click("#submit")
+
+
+def test_the_host_judges_the_claim_the_state_names(server: str, contexts: Any) -> None:
+    operator = contexts()
+    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
+    host = open_as(contexts, links["host"], "#start-round")
+    alpha = open_as(contexts, links["seat Alpha"], "#round-line")
+    beta = open_as(contexts, links["seat Beta"], "#round-line")
+
+    host.click("#start-round")
+    alpha.wait_for_selector("#nnt-object")
+    alpha.fill("#nnt-object", "cat")
+    alpha.click("#submit")
+    submit(beta, "Alpha", "table")
+    alpha.wait_for_selector("#round-line:has-text('step 2')")
+    alpha.click("#claim-invalid")
+    beta.wait_for_selector("#round-line:has-text('step 2')")
+    submit(beta, "Alpha", "dog")
+
+    host.wait_for_selector("[id^=judge-category-]")
+    waiting = host_state(server, links)["state"]["awaiting_ruling"]["category_questions"]
+    assert [q["object"] for q in waiting] == ["TABLE"]
+    host.click(f"#judge-category-{waiting[0]['target_seq']}-not")
+
+    host.wait_for_selector("#scores [data-seat=Alpha] .points:has-text('1')")
+    host.wait_for_selector("[id^=judge-category-]", state="detached")
+    assert host_state(server, links)["state"]["phase"] == "step"
     for page in (host, alpha, beta):
         assert page.errors == []

@@ -7,7 +7,7 @@ import ast
 import json
 from pathlib import Path
 
-from api.error_codes import CODES, markdown
+from api.http.error_codes import CODES, markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("error_codes.json")
@@ -68,7 +68,7 @@ def test_the_table_is_the_reviewed_golden_file() -> None:
 
 def test_every_code_the_service_raises_is_in_the_table() -> None:
     missing = _raised_codes() - set(CODES) - {"store_error", "idempotent_replay"}
-    assert not missing, f"codes without a row in api/error_codes.py: {sorted(missing)}"
+    assert not missing, f"codes without a row in api/http/error_codes.py: {sorted(missing)}"
 
 
 def test_the_readme_error_table_is_generated_from_the_table() -> None:

@@ -12,8 +12,8 @@ import pytest
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api.audit import verify_text
-from api.wordlists import load_words
+from api.service.audit import verify_text
+from api.service.wordlists import load_words
 
 HERE = Path(__file__).parent
 RECORDS = sorted(HERE.glob("*/*.match.jsonl"))
@@ -39,7 +39,7 @@ def test_a_golden_record_verifies_and_refolds_to_its_recorded_result(path: Path)
 class ChangedRules:
     """The same game, except that its rules now decide a different result."""
 
-    def __init__(self, game: Game[Any], rules_version: str) -> None:
+    def __init__(self, game: Game[Any, Any], rules_version: str) -> None:
         self._game, self.rules_version = game, rules_version
 
     def __getattr__(self, name: str) -> Any:
@@ -52,7 +52,7 @@ class ChangedRules:
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_rules_that_change_a_finished_result_fail_the_refold(path: Path) -> None:
     game = GAMES[path.parent.name]
-    changed = {game.name: cast(Game[Any], ChangedRules(game, "next"))}
+    changed = {game.name: cast(Game[Any, Any], ChangedRules(game, "next"))}
 
     report = verify_text(path.read_text(encoding="utf-8"), changed)
 

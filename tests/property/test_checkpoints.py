@@ -60,7 +60,7 @@ def ruling(
     return Fact(len(facts) + 1, f"ruling.{kind}", HOST, at, payload)
 
 
-def check(data: st.DataObject, game: Game[Any], setup: Setup, facts: list[Fact]) -> None:
+def check(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> None:
     """Feed ``facts`` to one cache in batches; after each, checkpoint + tail == full fold."""
     folds = MatchFolds(game, setup, every=data.draw(st.integers(1, 5)), per_match=6)
     t0 = facts[0].at if facts else T0
@@ -98,7 +98,7 @@ def query(
         assert folds.points(n, timeline_point) == full_points(folds.game, folds.setup, cut)
 
 
-def full_points(game: Game[Any], setup: Setup, facts: list[Fact]) -> list[dict[str, Any]]:
+def full_points(game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> list[dict[str, Any]]:
     """The timeline's points folded from scratch, fact by fact, with no cache."""
     effects = rulings.resolve(facts)
     running = Running(game.initial(setup), effects, 0, None, None)

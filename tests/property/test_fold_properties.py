@@ -118,7 +118,7 @@ def deep_copy(state: Any, shared: list[object]) -> Any:
     return _Unpickler(buffer.getvalue(), keep).load()
 
 
-def shown(game: Game[Any], state: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def shown(game: Game[Any, Any], state: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return game.view(state, HOST_VIEW), game.result(state)
 
 
@@ -154,7 +154,7 @@ def test_evolve_and_advance_never_change_their_input(name: str, data: st.DataObj
         unchanged(game, game.advance, state, now + timedelta(seconds=seconds))
 
 
-def unchanged(game: Game[Any], call: Callable[[Any, Any], Any], state: Any, arg: Any) -> Any:
+def unchanged(game: Game[Any, Any], call: Callable[[Any, Any], Any], state: Any, arg: Any) -> Any:
     """``call(state, arg)``, checking that ``state`` still equals a deep copy taken before."""
     before = deep_copy(state, SHARED.get(game.name, _no)(state))
     after = call(state, arg)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.audit import verify_text
+from api.service.audit import verify_text
 from tests.api.conftest import OPERATOR, make_app
 from tests.store.support import ManualClock
 from tests.unit.audit.records import GAMES, RECORDS

@@ -13,10 +13,9 @@ from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
 
 from adjudicator.games.zombego import ZombegoGame, board
-from adjudicator.games.zombego.commands import Move, Place, PlaceZombie
+from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoCommand
 from adjudicator.games.zombego.play import make
 from adjudicator.games.zombego.position import MOVE, ZOMBIE, Position
 from adjudicator.games.zombego.position import Move as RulesMove
@@ -28,7 +27,7 @@ SEATS = ("white", "black")
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def as_command(move: RulesMove, seat: str, n: int) -> BaseModel:
+def as_command(move: RulesMove, seat: str, n: int) -> ZombegoCommand:
     if move.kind == MOVE:
         names = board.cell_name(move.a, n), board.cell_name(move.b, n)
         return Move.model_validate({"seat": seat, "from": names[0], "to": names[1]})

@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
-from api.settings import Settings
+from api.service.settings import Settings
 from events import EventStore, TokenRecord, verify_chain
 from events.grants import quoted_role, service_grants
 from events.migrate import upgrade
@@ -101,7 +101,7 @@ def test_the_service_role_appends_but_cannot_rewrite_or_unguard_the_log(roles: R
 
 @pytest.mark.postgres
 def test_the_app_migrates_as_owner_and_serves_as_the_service_role(roles: Roles) -> None:
-    from api.app import create_app
+    from api.http.app import create_app
 
     settings = Settings(
         database_url=roles.service_url,

@@ -143,12 +143,17 @@ class NntPlay:
         if phase == "claims":
             moves += self._claim_moves(view, rng)
         waiting = view["awaiting_ruling"]
+        for question in waiting["category_questions"]:
+            fits = rng.random() < 0.5
+            target = question["target_seq"]
+            moves.append((HOST, {"type": "judge_category", "target_seq": target, "fits": fits}))
         for value in waiting["category"]:
             fits = rng.random() < 0.5
-            moves.append((HOST, {"type": "judge_category", "object": value, "fits": fits}))
-        for seat in waiting["prompt"]:
+            moves.append((HOST, {"type": "judge_value", "object": value, "fits": fits}))
+        for claim in waiting["prompt_questions"]:
             meets = rng.random() < 0.5
-            moves.append((HOST, {"type": "judge_prompt", "seat": seat, "meets": meets}))
+            target = claim["target_seq"]
+            moves.append((HOST, {"type": "judge_prompt", "target_seq": target, "meets": meets}))
         return moves
 
     def _step_moves(self, view: dict[str, Any], rng: random.Random) -> list[Move]:

@@ -7,7 +7,11 @@ from typing import Any
 
 from adjudicator.games.no_not_that import NoNotThatState, Phase
 from adjudicator.games.no_not_that.flow import accusable
-from adjudicator.games.no_not_that.judge import pending_category_values, pending_prompt_seats
+from adjudicator.games.no_not_that.judge import (
+    pending_category,
+    pending_category_values,
+    pending_prompt,
+)
 from tests.support.nnt_harness import HOST_NAME, consonant_round, make_config
 
 SEATS = ("Alpha", "Beta")
@@ -81,10 +85,14 @@ def _claim_moves(state: NoNotThatState) -> list[Move]:
 
 def _host_moves(state: NoNotThatState) -> list[Move]:
     moves: list[Move] = []
+    for question in pending_category(state):
+        target = question.target_seq
+        moves += [(HOST_NAME, "judge_category", {"target_seq": target, "fits": f}) for f in (1, 0)]
     for value in pending_category_values(state):
-        moves += [(HOST_NAME, "judge_category", {"object": value, "fits": f}) for f in (1, 0)]
-    for seat in pending_prompt_seats(state):
-        moves += [(HOST_NAME, "judge_prompt", {"seat": seat, "meets": m}) for m in (1, 0)]
+        moves += [(HOST_NAME, "judge_value", {"object": value, "fits": f}) for f in (1, 0)]
+    for claim in pending_prompt(state):
+        target = claim.target_seq
+        moves += [(HOST_NAME, "judge_prompt", {"target_seq": target, "meets": m}) for m in (1, 0)]
     return [
         (who, kind, {k: bool(v) if k in ("fits", "meets") else v for k, v in f.items()})
         for who, kind, f in moves

@@ -10,9 +10,13 @@ the public envelope does not tell which), ``nnt.revealed``, ``nnt.solved`` (seal
 ``nnt.solution_revealed``, ``nnt.challenged``, ``nnt.accepted``, ``nnt.item_used``,
 ``nnt.exchanged``, ``nnt.category_judged``, ``nnt.prompt_judged``. They record what was done;
 verdicts and points are derived by the fold. The host settles what the program cannot judge
-with ``judge_category`` (does an object fit a host-judged category) and ``judge_prompt`` (does a
-solution meet a host-judged prompt); the view lists the open questions under
-``awaiting_ruling``. The dictionary is data given to ``NoNotThatGame(words)``.
+with ``judge_category`` (does the object of one pending question fit a host-judged category),
+``judge_value`` (does a value fit, for the round) and ``judge_prompt`` (does a solution meet a
+host-judged prompt); ``judge_category`` and ``judge_prompt`` name the question by its
+``target_seq``, as the view lists it under ``awaiting_ruling``. Judgements recorded before
+``target_seq`` existed (``{object, fits}``, ``{seat, meets}``) fold as they always did: a value
+ruled on for the round, a seat's claim of the step. The dictionary is data given to
+``NoNotThatGame(words)``.
 
 Choices where the spec is silent (what a fair host would do):
 
@@ -27,8 +31,11 @@ Choices where the spec is silent (what a fair host would do):
 * Two prompt claims in one step: each solution stays sealed until both are in or the other window
   has closed; a lapsed window reveals the sealed one in the views (no event marks that instant).
   A challenge window runs from the moment the solution is judged correct (reveal or host ruling).
-* A challenge of a solution whose objects need host verdicts waits for all of them; a host's
-  verdict on an object's category holds for the rest of the round.
+* A challenge of a solution whose objects need host verdicts waits for all of them. A verdict
+  by ``judge_category`` is on one submission (every claim about that submission, and any later
+  challenge of it, reads it) for the rest of the round; a Head Start object of the same value
+  is a submission of its own. ``judge_value`` rules on the value, every submission of it, for
+  the rest of the round; a submission's own verdict comes first.
 * Sum and product prompts need at least ``min_objects`` numbers (2 by default).
 * ``use_item`` (Extra Safe, Life Ring) is allowed in any phase until the match is finished;
   ``exchange`` takes ``times`` (1 point for 2 nets each time).

@@ -3,6 +3,8 @@ recorded event that a ruling made impossible as void). Each raises a precise Dom
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from adjudicator.games.no_not_that import flow, judge
 from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.judging import normalise
@@ -104,17 +106,65 @@ def start_round(state: NoNotThatState, number: int | None) -> int:
     return expected
 
 
-def judge_category(state: NoNotThatState, raw: str) -> str:
+def judge_category(state: NoNotThatState, target_seq: int) -> judge.CategoryQuestion:
+    """The pending category question ``target_seq`` names: a waiting ``claim_invalid`` action,
+    or a submission (or Head Start) whose fit a pending question needs."""
+    questions = judge.pending_category(state)
+    found = next((q for q in questions if target_seq in q.names), None)
+    if found is None:
+        other = _prompt_question(state, target_seq) is not None
+        hint = "it is a prompt claim awaiting judge_prompt" if other else None
+        message = _not_pending(target_seq, "category", questions, hint)
+        raise RuleViolation("nothing_to_judge", message)
+    return found
+
+
+def judge_value(state: NoNotThatState, raw: str) -> str:
+    """A value some pending category question is about (a ruling on it holds for the round)."""
     value = sane_object(raw)
     if value not in judge.pending_category_values(state):
         raise RuleViolation("nothing_to_judge", f"no pending question about {value!r}")
     return value
 
 
-def judge_prompt(state: NoNotThatState, seat: str) -> PromptClaim:
+def judge_prompt(state: NoNotThatState, target_seq: int) -> PromptClaim:
+    """The prompt claim ``target_seq`` names (the claim's seq or its solution's), whose
+    revealed solution awaits the host's verdict."""
+    claim = _prompt_question(state, target_seq)
+    if claim is None:
+        questions = judge.pending_prompt(state) if state.phase is Phase.CLAIMS else []
+        other = any(target_seq in q.names for q in judge.pending_category(state))
+        hint = "it is a category question awaiting judge_category" if other else None
+        message = _not_pending(target_seq, "prompt", questions, hint)
+        raise RuleViolation("nothing_to_judge", message)
+    return claim
+
+
+def _prompt_question(state: NoNotThatState, target_seq: int) -> PromptClaim | None:
+    if state.phase is not Phase.CLAIMS or state.round is None:
+        return None
+    pending = {q.target_seq for q in judge.pending_prompt(state)}
+    claims = [c for c in state.round.prompt_claims if c.seq in pending]
+    return next((c for c in claims if target_seq in (c.seq, c.solved_seq)), None)
+
+
+def judge_prompt_of_seat(state: NoNotThatState, seat: str) -> PromptClaim:
+    """The seat's claim awaiting a verdict: how records made before ``target_seq`` name it."""
     claims = state.round.prompt_claims if state.round else []
     pending = judge.pending_prompt_seats(state)
     claim = next((c for c in claims if c.seat == seat and c.seat in pending), None)
     if claim is None or state.phase is not Phase.CLAIMS:
         raise RuleViolation("nothing_to_judge", f"no solution of {seat} awaits a ruling")
     return claim
+
+
+def _not_pending(
+    target_seq: int,
+    kind: str,
+    questions: Sequence[judge.CategoryQuestion] | Sequence[judge.PromptQuestion],
+    hint: str | None,
+) -> str:
+    if hint is not None:
+        return f"seq {target_seq} is not a pending {kind} question: {hint}"
+    waiting = ", ".join(str(q.target_seq) for q in questions) or "none"
+    return f"seq {target_seq} is not a pending {kind} question (pending: {waiting})"

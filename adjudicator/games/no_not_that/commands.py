@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from adjudicator.games.no_not_that.judging import CategoryRule, PromptRule
+from adjudicator.kernel.decider import command_models
 
 SHORT_STEP_ROUNDS = 8
 
@@ -136,36 +137,43 @@ class StartRound(_Command):
 
 
 class JudgeCategory(_Command):
-    """Host only: whether an object fits a host-judged category."""
+    """Host only: whether the object of one pending question fits a host-judged category.
+
+    ``target_seq`` names the question (``awaiting_ruling.category_questions`` lists them): the
+    seq of the ``claim_invalid`` action awaiting its verdict, or of the submission (its
+    ``nnt.acted``, or a Head Start's) whose object a challenge waits on. The verdict holds for
+    that submission for the rest of the round."""
 
     type: Literal["judge_category"] = "judge_category"
+    target_seq: int = Field(ge=1, description="the claim or submission the verdict is about")
+    fits: bool
+
+
+class JudgeValue(_Command):
+    """Host only: rule on a value for the round: whether ``object`` fits a host-judged category,
+    for every pending question about it and every later one in this round. Allowed while some
+    question about the value is pending."""
+
+    type: Literal["judge_value"] = "judge_value"
     object: RawObject = Field(max_length=1000)
     fits: bool
 
 
 class JudgePrompt(_Command):
-    """Host only: whether a seat's solution meets a host-judged prompt."""
+    """Host only: whether a revealed solution meets a host-judged prompt. ``target_seq`` names
+    the prompt claim (its ``claim_prompt`` action's seq, or its solution's ``nnt.solved``);
+    ``awaiting_ruling.prompt_questions`` lists them."""
 
     type: Literal["judge_prompt"] = "judge_prompt"
-    seat: str = Field(min_length=1, max_length=64)
+    target_seq: int = Field(ge=1, description="the prompt claim (or its solution) judged")
     meets: bool
 
 
-COMMAND_MODELS: dict[str, type[BaseModel]] = {
-    model.model_fields["type"].default: model
-    for model in (
-        Submit,
-        ClaimInvalid,
-        ClaimPrompt,
-        Pass,
-        HeadStart,
-        Solve,
-        Challenge,
-        Accept,
-        UseItem,
-        Exchange,
-        StartRound,
-        JudgeCategory,
-        JudgePrompt,
-    )
-}
+StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
+"""A step's sealed actions."""
+HostCommand = StartRound | JudgeCategory | JudgeValue | JudgePrompt
+"""What only the host asks."""
+NoNotThatCommand = StepCommand | Solve | Challenge | Accept | UseItem | Exchange | HostCommand
+"""Every No, Not That! command: ``decide`` handles each one (``assert_never`` proves it)."""
+
+COMMAND_MODELS: dict[str, type[BaseModel]] = command_models(NoNotThatCommand)

@@ -8,7 +8,7 @@ same batch unless the opponent's own solution window (same step) is still open.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import assert_never, cast
 
 from pydantic import BaseModel
 
@@ -20,11 +20,15 @@ from adjudicator.games.no_not_that.commands import (
     ClaimPrompt,
     Exchange,
     HeadStart,
+    HostCommand,
     JudgeCategory,
     JudgePrompt,
+    JudgeValue,
+    NoNotThatCommand,
     Pass,
     Solve,
     StartRound,
+    StepCommand,
     Submit,
     UseItem,
 )
@@ -54,7 +58,7 @@ from adjudicator.games.no_not_that.events import (
 )
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState
 from adjudicator.kernel.decider import Context, Draft
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+from adjudicator.kernel.errors import NotPermitted
 
 STEP_KINDS: dict[type[BaseModel], Kind] = {
     Submit: Kind.SUBMIT,
@@ -65,7 +69,7 @@ STEP_KINDS: dict[type[BaseModel], Kind] = {
 }
 
 
-def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+def decide(state: NoNotThatState, command: NoNotThatCommand, ctx: Context) -> list[Draft]:
     match command:
         case Submit() | ClaimInvalid() | ClaimPrompt() | Pass() | HeadStart():
             return _step_action(state, command, ctx)
@@ -87,17 +91,15 @@ def decide(state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draf
             checks.exchange(state)
             exchanged: Exchanged = {"seat": seat, "times": command.times}
             return [Draft(EXCHANGED, dict(exchanged))]
-        case StartRound() | JudgeCategory() | JudgePrompt():
+        case StartRound() | JudgeCategory() | JudgeValue() | JudgePrompt():
             return _host_command(state, command, ctx)
-    raise InvalidCommand("unknown_command", f"not a command of this game: {type(command).__name__}")
+        case _:
+            assert_never(command)
 
 
 def _acting_seat(state: NoNotThatState, seat: str, ctx: Context) -> str:
     """Seats act only for themselves; the host may act for any seat."""
     return ctx.acting_for(state.fixed.seats, seat)
-
-
-StepCommand = Submit | ClaimInvalid | ClaimPrompt | Pass | HeadStart
 
 
 def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> list[Draft]:
@@ -142,20 +144,32 @@ def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
     return drafts
 
 
-def _host_command(
-    state: NoNotThatState, command: StartRound | JudgeCategory | JudgePrompt, ctx: Context
-) -> list[Draft]:
+def _host_command(state: NoNotThatState, command: HostCommand, ctx: Context) -> list[Draft]:
     if not ctx.is_host:
         raise NotPermitted("host_only", "only the host may do this")
-    if isinstance(command, StartRound):
-        number = checks.start_round(state, command.round)
-        started: RoundStarted = {"round": number}
-        return [Draft(ROUND_STARTED, dict(started))]
-    if isinstance(command, JudgeCategory):
-        value = checks.judge_category(state, command.object)
-        fits: CategoryJudged = {"object": value, "fits": command.fits}
-        return [Draft(CATEGORY_JUDGED, dict(fits))]
-    checks.known_seat(state, command.seat)
-    checks.judge_prompt(state, command.seat)
-    meets: PromptJudged = {"seat": command.seat, "meets": command.meets}
-    return [Draft(PROMPT_JUDGED, dict(meets))]
+    match command:
+        case StartRound():
+            number = checks.start_round(state, command.round)
+            started: RoundStarted = {"round": number}
+            return [Draft(ROUND_STARTED, dict(started))]
+        case JudgeCategory():
+            question = checks.judge_category(state, command.target_seq)
+            fits: CategoryJudged = {
+                "target_seq": command.target_seq,
+                "object": question.object,
+                "fits": command.fits,
+            }
+            return [Draft(CATEGORY_JUDGED, dict(fits))]
+        case JudgeValue():
+            value = checks.judge_value(state, command.object)
+            for_round: CategoryJudged = {"object": value, "fits": command.fits}
+            return [Draft(CATEGORY_JUDGED, dict(for_round))]
+        case JudgePrompt():
+            claim = checks.judge_prompt(state, command.target_seq)
+            meets: PromptJudged = {
+                "target_seq": command.target_seq,
+                "seat": claim.seat,
+                "meets": command.meets,
+            }
+            return [Draft(PROMPT_JUDGED, dict(meets))]
+    assert_never(command)

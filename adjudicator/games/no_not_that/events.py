@@ -103,18 +103,28 @@ class Exchanged(TypedDict):
 
 @with_config(STRICT)
 class CategoryJudged(TypedDict):
-    """The host ruled whether an object fits the round's host-judged category."""
+    """The host ruled whether an object fits the round's host-judged category.
+
+    With ``target_seq`` (``judge_category``): the verdict on the one question it names (a
+    ``claim_invalid`` action, or a submission), ``object`` its value for readability. Without
+    it (``judge_value``, and every record made before ``target_seq`` existed): a ruling on the
+    value ``object`` for the round."""
 
     object: str
     fits: bool
+    target_seq: NotRequired[int]
 
 
 @with_config(STRICT)
 class PromptJudged(TypedDict):
-    """The host ruled whether a seat's solution meets the round's host-judged prompt."""
+    """The host ruled whether a seat's solution meets the round's host-judged prompt.
+
+    ``target_seq`` names the prompt claim (or its solution); ``seat`` is its claimant. Records
+    made before ``target_seq`` existed name the claim by ``seat`` alone (one per seat a step)."""
 
     seat: str
     meets: bool
+    target_seq: NotRequired[int]
 
 
 EVENTS = EventTypes(

@@ -10,8 +10,9 @@ from typing import cast
 from adjudicator.games.no_not_that import checks, flow, scoring
 from adjudicator.games.no_not_that import events as ev
 from adjudicator.games.no_not_that.commands import Item
+from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
-from adjudicator.kernel.decider import Fact
+from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 
 Handler = Callable[[NoNotThatState, Fact], None]
@@ -101,18 +102,38 @@ def _exchanged(state: NoNotThatState, fact: Fact) -> None:
 
 
 def _category_judged(state: NoNotThatState, fact: Fact) -> None:
+    """With ``target_seq``: the verdict on that question's submission. Without (``judge_value``
+    and older records): the verdict on the value for the round."""
     payload = cast(ev.CategoryJudged, fact.payload)
-    value = checks.judge_category(state, str(payload["object"]))
-    assert state.round is not None
-    state.round.verdicts[value] = bool(payload["fits"])
+    if "target_seq" in payload:
+        question = checks.judge_category(state, int(payload["target_seq"]))
+        recorded = str(payload["object"])
+        _same(normalise(recorded) or recorded, question.object)
+        assert state.round is not None
+        state.round.object_verdicts[question.key] = bool(payload["fits"])
+    else:
+        value = checks.judge_value(state, str(payload["object"]))
+        assert state.round is not None
+        state.round.verdicts[value] = bool(payload["fits"])
     flow.proceed(state, fact.at)
 
 
 def _prompt_judged(state: NoNotThatState, fact: Fact) -> None:
-    claim = checks.judge_prompt(state, _seat(state, fact))
-    meets = cast(ev.PromptJudged, fact.payload)["meets"]
-    claim.host_verdict = "correct" if meets else "incorrect"
+    """With ``target_seq``: that claim's verdict; older records name the claim by its seat."""
+    payload = cast(ev.PromptJudged, fact.payload)
+    if "target_seq" in payload:
+        claim = checks.judge_prompt(state, int(payload["target_seq"]))
+        _same(_seat(state, fact), claim.seat)
+    else:
+        claim = checks.judge_prompt_of_seat(state, _seat(state, fact))
+    claim.host_verdict = "correct" if payload["meets"] else "incorrect"
     flow.proceed(state, fact.at)
+
+
+def _same(recorded: str, named: str) -> None:
+    """A judgement's value or seat (kept for readability) must be what its target names."""
+    if recorded != named:
+        raise RuleViolation("nothing_to_judge", f"the target is about {named!r}, not {recorded!r}")
 
 
 def _adjust_score(state: NoNotThatState, fact: Fact) -> None:
@@ -129,8 +150,7 @@ def _declare_result(state: NoNotThatState, fact: Fact) -> None:
     winner = fact.payload.get("winner")
     if winner is not None:
         checks.known_seat(state, str(winner))
-    scores = {seat: p.score for seat, p in state.seats.items()}
-    state.result = {"winner": winner, "reason": "ruling", "scores": scores}
+    state.result = declared_result(fact, scoring.scores(state))
     state.phase = Phase.FINISHED
 
 

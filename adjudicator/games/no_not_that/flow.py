@@ -30,7 +30,7 @@ def start_round(state: NoNotThatState, number: int, at: datetime) -> None:
     state.round = RoundState(number=number, step=0, opened_at=at)
     for player in state.seats.values():
         player.claim_points = player.gained = 0
-        player.head_start, player.head_start_spent = None, False
+        player.head_start, player.head_start_seq, player.head_start_spent = None, None, False
     open_step(state, at)
 
 
@@ -83,13 +83,16 @@ def _place(state: NoNotThatState, seat: str, action: Action) -> None:
     rnd = state.round
     if action.kind is Kind.HEAD_START:
         state.seats[seat].head_start = action.value
+        state.seats[seat].head_start_seq = action.seq
     if action.kind is not Kind.SUBMIT or action.value is None:
         return
     same = next((o for o in rnd.objects if o.step == rnd.step and o.value == action.value), None)
     if same is not None:
         same.seats.append(seat)
+        same.seqs.append(action.seq)
     else:
-        rnd.objects.append(Obj(len(rnd.objects) + 1, action.value, rnd.step, [seat]))
+        number = len(rnd.objects) + 1
+        rnd.objects.append(Obj(number, action.value, rnd.step, [seat], seqs=[action.seq]))
 
 
 def _claim(state: NoNotThatState, seat: str, action: Action) -> None:

@@ -11,9 +11,9 @@ from adjudicator.games.no_not_that import decide as deciding
 from adjudicator.games.no_not_that import evolve as evolving
 from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
-from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatConfig
+from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatCommand, NoNotThatConfig
 from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, SOLVED
-from adjudicator.games.no_not_that.scoring import in_round
+from adjudicator.games.no_not_that.scoring import in_round, scores
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
 from adjudicator.rulings import ALL as ALL_RULINGS
@@ -41,7 +41,7 @@ class NoNotThatGame:
         }
         return NoNotThatState(Fixed(config, setup.seats, self.words), Phase.WAITING, seats)
 
-    def decide(self, state: NoNotThatState, command: BaseModel, ctx: Context) -> list[Draft]:
+    def decide(self, state: NoNotThatState, command: NoNotThatCommand, ctx: Context) -> list[Draft]:
         return deciding.decide(state, command, ctx)
 
     def evolve(self, state: NoNotThatState, fact: Fact) -> NoNotThatState:
@@ -65,7 +65,7 @@ class NoNotThatGame:
         return {
             "phase": str(state.phase),
             "round": state.round.number if state.round is not None else None,
-            "scores": {seat: player.score for seat, player in state.seats.items()},
+            "scores": scores(state),
             "result": self.result(state),
         }
 

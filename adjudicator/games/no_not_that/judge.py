@@ -46,16 +46,21 @@ def is_duplicate(rnd: RoundState, target: Obj) -> bool:
     return any(o.value == target.value and o.step < target.step for o in rnd.objects)
 
 
-def fits(state: NoNotThatState, value: str) -> bool | None:
-    """Whether a value fits the round's category: the rule, else the host's ruling, else None."""
+def fits(state: NoNotThatState, value: str, key: int | None = None) -> bool | None:
+    """Whether a value fits the round's category: the rule, else the host's verdict on this
+    submission (``key``), else the host's verdict on the value for the round, else None."""
     assert state.round is not None
     verdict = state.round_config.category.fits(value, state.fixed.words)
-    return state.round.verdicts.get(value) if verdict is None else verdict
+    if verdict is not None:
+        return verdict
+    if key is not None and key in state.round.object_verdicts:
+        return state.round.object_verdicts[key]
+    return state.round.verdicts.get(value)
 
 
 def object_valid(state: NoNotThatState, target: Obj) -> bool | None:
     assert state.round is not None
-    return False if is_duplicate(state.round, target) else fits(state, target.value)
+    return False if is_duplicate(state.round, target) else fits(state, target.value, target.key)
 
 
 def invalid_claim_verdict(state: NoNotThatState, claim: InvalidClaim) -> str | None:
@@ -127,9 +132,10 @@ def solution_invalid(state: NoNotThatState, claim: PromptClaim) -> tuple[list[in
         if valid is False:
             invalid.append(obj_id)
     head_invalid = False
-    head = state.seats[claim.seat].head_start
+    player = state.seats[claim.seat]
+    head = player.head_start
     if claim.uses_head_start and head is not None:
-        valid = fits(state, head)
+        valid = fits(state, head, player.head_start_seq)
         unknown = unknown or valid is None
         head_invalid = valid is False
     return invalid, head_invalid, unknown
@@ -145,34 +151,86 @@ def challenge_verdict(state: NoNotThatState, claim: PromptClaim) -> str | None:
     return "correct" if invalid or head_invalid else "incorrect"
 
 
-def pending_category_values(state: NoNotThatState) -> list[str]:
-    """Objects whose fit to a host-judged category must be ruled before play can go on."""
+@dataclass(frozen=True, slots=True)
+class CategoryQuestion:
+    """A submission whose fit to a host-judged category the host must rule on.
+
+    ``target_seq`` is the seq the view shows for ``judge_category``: the ``claim_invalid``
+    action's for an invalid-object claim, the submission's own (its ``nnt.acted``, or the Head
+    Start's) for an object a challenge waits on. ``names`` is every seq that names the question
+    (the target and the submission's seqs); ``key`` is where the verdict is kept, so a verdict
+    settles every question about that same submission (two claims on one object, say).
+    """
+
+    target_seq: int
+    object: str
+    about: str  # "invalid_claim" | "challenge"
+    waiting_seq: int  # the claim or challenge waiting for the verdict
+    key: int
+    names: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class PromptQuestion:
+    """A revealed solution of a host-judged prompt: ``target_seq`` is the prompt claim's seq."""
+
+    target_seq: int
+    seat: str
+    solution_seq: int | None
+
+
+def pending_category(state: NoNotThatState) -> list[CategoryQuestion]:
+    """The submissions whose fit must be ruled before play can go on, in the order asked."""
     if state.round is None:
         return []
     rnd = state.round
-    values: list[str] = []
+    questions: list[CategoryQuestion] = []
     for claim in rnd.invalid_claims:
         if claim.verdict is None and invalid_claim_verdict(state, claim) is None:
-            values.append(obj(rnd, claim.target).value)
+            target = obj(rnd, claim.target)
+            names = frozenset({claim.seq, *target.seqs})
+            questions.append(
+                CategoryQuestion(
+                    claim.seq, target.value, "invalid_claim", claim.seq, target.key, names
+                )
+            )
     for prompt in rnd.prompt_claims:
         if prompt.challenge_seq is not None and prompt.challenge is None:
-            values.extend(_unknown_values(state, prompt))
-    return sorted(set(values))
+            questions.extend(_challenge_questions(state, prompt, prompt.challenge_seq))
+    return questions
 
 
-def pending_prompt_seats(state: NoNotThatState) -> list[str]:
+def pending_category_values(state: NoNotThatState) -> list[str]:
+    """The values of the pending category questions (what ``judge_value`` may rule on)."""
+    return sorted({question.object for question in pending_category(state)})
+
+
+def pending_prompt(state: NoNotThatState) -> list[PromptQuestion]:
     if state.round is None:
         return []
     return [
-        c.seat for c in state.round.prompt_claims if c.revealed_at is not None and c.verdict is None
+        PromptQuestion(c.seq, c.seat, c.solved_seq)
+        for c in state.round.prompt_claims
+        if c.revealed_at is not None and c.verdict is None
     ]
 
 
-def _unknown_values(state: NoNotThatState, claim: PromptClaim) -> list[str]:
+def pending_prompt_seats(state: NoNotThatState) -> list[str]:
+    return [question.seat for question in pending_prompt(state)]
+
+
+def _challenge_questions(
+    state: NoNotThatState, claim: PromptClaim, challenge_seq: int
+) -> list[CategoryQuestion]:
     assert state.round is not None
-    objects = [obj(state.round, i) for i in claim.uses]
-    values = [o.value for o in objects if object_valid(state, o) is None]
-    head = state.seats[claim.seat].head_start
-    if claim.uses_head_start and head is not None and fits(state, head) is None:
-        values.append(head)
-    return values
+    questions = [
+        CategoryQuestion(o.key, o.value, "challenge", challenge_seq, o.key, frozenset(o.seqs))
+        for o in (obj(state.round, i) for i in claim.uses)
+        if object_valid(state, o) is None
+    ]
+    player = state.seats[claim.seat]
+    head, seq = player.head_start, player.head_start_seq or 0
+    if claim.uses_head_start and head is not None and fits(state, head, seq) is None:
+        names = frozenset({seq})
+        questions.append(CategoryQuestion(seq, head, "challenge", challenge_seq, seq, names))
+    return questions

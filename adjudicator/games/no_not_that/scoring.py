@@ -7,6 +7,7 @@ from typing import Any
 
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
 from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import match_result
 
 ROUND_END_POINTS = 3
 IN_ROUND = frozenset({Phase.STEP, Phase.JUDGING, Phase.CLAIMS})
@@ -50,20 +51,21 @@ def finish(state: NoNotThatState) -> None:
         state.result = derive_result(state)
 
 
+def scores(state: NoNotThatState) -> dict[str, int]:
+    """Each seat's points, in seat order."""
+    return {seat: state.seats[seat].score for seat in state.fixed.seats}
+
+
 def derive_result(state: NoNotThatState) -> dict[str, Any]:
     """More points wins; on a tie, more points gained in the last round; else a draw."""
     first, second = state.fixed.seats
-    scores = {seat: state.seats[seat].score for seat in (first, second)}
-    if scores[first] != scores[second]:
-        return _result(max(scores, key=scores.__getitem__), "points", scores)
+    points = scores(state)
+    if points[first] != points[second]:
+        return match_result(max(points, key=points.__getitem__), "points", points)
     last = state.round_results[-1]["gained"] if state.round_results else {first: 0, second: 0}
     if last[first] != last[second]:
-        return _result(max(last, key=last.__getitem__), "last_round", scores)
-    return _result(None, "draw", scores)
-
-
-def _result(winner: str | None, reason: str, scores: dict[str, int]) -> dict[str, Any]:
-    return {"winner": winner, "reason": reason, "scores": scores}
+        return match_result(max(last, key=last.__getitem__), "last_round", points)
+    return match_result(None, "draw", points)
 
 
 def _round_summary(state: NoNotThatState, at: datetime, reason: str) -> dict[str, Any]:

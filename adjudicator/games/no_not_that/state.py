@@ -60,7 +60,9 @@ class Action:
 
 @dataclass(slots=True)
 class Obj:
-    """A submission: one value from one step (both seats when they submitted the same value)."""
+    """A submission: one value from one step (both seats when they submitted the same value).
+    ``seqs`` are the seqs of the ``nnt.acted`` events that submitted it (one per seat); the first
+    is its ``key``, under which a host's verdict on this submission is kept."""
 
     id: int
     value: str
@@ -68,9 +70,14 @@ class Obj:
     seats: list[str]
     in_play: bool = False
     removed: bool = False
+    seqs: list[int] = field(default_factory=list)
+
+    @property
+    def key(self) -> int:
+        return min(self.seqs, default=0)
 
     def clone(self) -> Obj:
-        return replace(self, seats=list(self.seats))
+        return replace(self, seats=list(self.seats), seqs=list(self.seqs))
 
 
 @dataclass(slots=True)
@@ -125,6 +132,7 @@ class SeatState:
     claim_points: int = 0
     gained: int = 0
     head_start: str | None = None
+    head_start_seq: int | None = None  # the ``nnt.acted`` that named it (a verdict's key)
     head_start_spent: bool = False
     # this step
     action: Action | None = None
@@ -143,7 +151,8 @@ class RoundState:
     objects: list[Obj] = field(default_factory=list)
     invalid_claims: list[InvalidClaim] = field(default_factory=list)
     prompt_claims: list[PromptClaim] = field(default_factory=list)
-    verdicts: dict[str, bool] = field(default_factory=dict)  # host rulings on the category
+    verdicts: dict[str, bool] = field(default_factory=dict)  # host rulings on a value (round)
+    object_verdicts: dict[int, bool] = field(default_factory=dict)  # on one submission, by key
     history: list[dict[str, Any]] = field(default_factory=list)  # revealed steps
 
     def clone(self) -> RoundState:
@@ -153,6 +162,7 @@ class RoundState:
             invalid_claims=[replace(c) for c in self.invalid_claims],
             prompt_claims=[replace(c) for c in self.prompt_claims],
             verdicts=dict(self.verdicts),
+            object_verdicts=dict(self.object_verdicts),
             history=list(self.history),
         )
 

@@ -10,8 +10,16 @@ Pure. A leading keyword names the command; what follows it is its argument:
   one-line post of at most 32 characters is its object (``submit``).
 * host: ``round N`` / ``start round [N]`` / ``next round`` on a post's first line (the hint's
   next round when no number; the lines after it may carry the prompt and category texts);
-  ``X fits`` / ``X does not fit`` (``judge_category``); ``<seat> meets`` / ``<seat> does not
-  meet`` / ``<seat> fails`` (``judge_prompt``).
+  ``X fits`` / ``X does not fit``; ``<seat> meets`` / ``<seat> does not meet`` / ``<seat>
+  fails``.
+
+A host's verdict answers the question in front of the host, so it is read against the pending
+questions of the state hint. ``X fits`` is ``judge_category`` naming the one submission of value
+X that awaits a verdict (its ``target_seq``); when several submissions of X await one (a Head
+Start and an object in play, say) or none does, the post is a ruling on the value X for the
+round, ``judge_value`` (refused ``nothing_to_judge`` when nothing is pending). ``<seat> meets``
+is ``judge_prompt`` naming that seat's prompt claim of the current step (matched without regard
+to case); a seat with no prompt claim in the step makes it chatter.
 
 Everything else is chatter. The rules judge what is parsed, as when posted live.
 """
@@ -22,6 +30,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from adjudicator.games.no_not_that import judge
+from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
 from adjudicator.transcripts.words import clean, is_phrase, words
 
@@ -45,9 +55,20 @@ _PHRASES: list[tuple[set[str], set[str], str]] = [
 
 
 def hint(state: NoNotThatState) -> dict[str, Any]:
-    """What the parser may use of the state: the phase and the next round's number."""
+    """What the parser may use of the state: the phase, the next round's number, and what a
+    host's verdict would name: by value, the target of each submission awaiting a category
+    verdict; by seat, the seq of its prompt claim in the current step."""
     number = state.round.number if state.round is not None else state.rounds_played
-    return {"phase": state.phase.value, "next_round": number + 1}
+    targets: dict[str, dict[int, int]] = {}
+    for question in judge.pending_category(state):
+        targets.setdefault(question.object, {}).setdefault(question.key, question.target_seq)
+    claims = state.round.prompt_claims if state.round is not None else []
+    return {
+        "phase": state.phase.value,
+        "next_round": number + 1,
+        "category_targets": {value: list(by_key.values()) for value, by_key in targets.items()},
+        "prompt_claims": {claim.seat: claim.seq for claim in claims},
+    }
 
 
 def parse_post(
@@ -144,5 +165,20 @@ def _host(text: str, hinted: Mapping[str, Any]) -> Body | None:
         return None
     subject, said = verdict["subject"].strip(), verdict["verdict"].lower()
     if said.startswith(("meets", "does not meet", "doesn't meet", "fails")):
-        return {"type": "judge_prompt", "seat": subject, "meets": said.startswith("meets")}
-    return {"type": "judge_category", "object": subject, "fits": said == "fits"}
+        return _judge_prompt(subject, said.startswith("meets"), hinted)
+    return _judge_category(subject, said == "fits", hinted)
+
+
+def _judge_category(subject: str, fits: bool, hinted: Mapping[str, Any]) -> Body:
+    """The one submission of that value awaiting a verdict, else a ruling on the value."""
+    targets = hinted.get("category_targets", {}).get(normalise(subject), [])
+    if len(targets) == 1:
+        return {"type": "judge_category", "target_seq": int(targets[0]), "fits": fits}
+    return {"type": "judge_value", "object": subject, "fits": fits}
+
+
+def _judge_prompt(subject: str, meets: bool, hinted: Mapping[str, Any]) -> Body | None:
+    """The seat's prompt claim of the current step; a verdict on no claim is chatter."""
+    claims: Mapping[str, int] = hinted.get("prompt_claims", {})
+    seq = next((s for seat, s in claims.items() if seat.casefold() == subject.casefold()), None)
+    return None if seq is None else {"type": "judge_prompt", "target_seq": int(seq), "meets": meets}

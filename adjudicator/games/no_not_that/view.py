@@ -25,12 +25,34 @@ def view(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
         "rounds_played": state.rounds_played,
         "seats": {seat: _seat(state, seat, viewer) for seat in state.fixed.seats},
         "round": _round(state, viewer) if state.round is not None else None,
-        "awaiting_ruling": {
-            "category": judge.pending_category_values(state),
-            "prompt": judge.pending_prompt_seats(state),
-        },
+        "awaiting_ruling": _awaiting(state),
         "round_results": list(state.round_results),
         "result": state.result,
+    }
+
+
+def _awaiting(state: NoNotThatState) -> dict[str, Any]:
+    """The questions waiting for the host, each with the ``target_seq`` its judgement names
+    (``category`` and ``prompt`` list just the values and the seats). Every question is about
+    something already public: a resolved step's claim, a revealed solution."""
+    category = judge.pending_category(state)
+    prompt = judge.pending_prompt(state)
+    return {
+        "category": sorted({q.object for q in category}),
+        "prompt": [q.seat for q in prompt],
+        "category_questions": [
+            {
+                "target_seq": q.target_seq,
+                "object": q.object,
+                "about": q.about,
+                "waiting_seq": q.waiting_seq,
+            }
+            for q in category
+        ],
+        "prompt_questions": [
+            {"target_seq": q.target_seq, "seat": q.seat, "solution_seq": q.solution_seq}
+            for q in prompt
+        ],
     }
 
 
@@ -102,7 +124,12 @@ def _round(state: NoNotThatState, viewer: Viewer) -> dict[str, Any]:
         "distinct_in_play": flow.distinct_in_play(rnd),
         "history": list(rnd.history),
         "invalid_claims": [
-            {"seat": c.seat, "object": judge.obj(rnd, c.target).value, "verdict": c.verdict}
+            {
+                "seq": c.seq,
+                "seat": c.seat,
+                "object": judge.obj(rnd, c.target).value,
+                "verdict": c.verdict,
+            }
             for c in rnd.invalid_claims
         ],
         "prompt_claims": [_prompt(state, c, viewer) for c in rnd.prompt_claims],
@@ -122,6 +149,7 @@ def _pool(rnd: RoundState) -> list[dict[str, Any]]:
 def _prompt(state: NoNotThatState, claim: PromptClaim, viewer: Viewer) -> dict[str, Any]:
     visible = claim.revealed_at is not None or _sees(viewer, claim.seat)
     return {
+        "seq": claim.seq,
         "seat": claim.seat,
         "solution_deadline": _time(claim.window_end),
         "solved": claim.tokens is not None,

@@ -82,3 +82,7 @@ class Move(_Frozen):
     seat: str
     origin: Cell = Field(alias="from", min_length=2, max_length=3)
     to: Cell = Field(min_length=2, max_length=3)
+
+
+ZombegoCommand = Place | PlaceZombie | Move
+"""Every Zombego command: ``decide`` handles each one (``assert_never`` proves it)."""

@@ -14,12 +14,12 @@ naming its value and the seq of the fact that committed it (spec 11.4).
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import assert_never
 
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.board import cell_name
 from adjudicator.games.zombego.check import check
-from adjudicator.games.zombego.commands import Move, Place, PlaceZombie
+from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoCommand
 from adjudicator.games.zombego.events import (
     MOVED,
     PIECE_DEALT,
@@ -38,14 +38,14 @@ from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation
 
 
-def decide(state: ZombegoState, command: BaseModel, ctx: Context) -> list[Draft]:
+def decide(state: ZombegoState, command: ZombegoCommand, ctx: Context) -> list[Draft]:
     match command:
         case Place() | PlaceZombie():
             return _placement(state, command, ctx)
         case Move():
             return _move(state, command, ctx)
         case _:
-            raise InvalidCommand("unknown_command", f"Zombego has no {type(command).__name__}")
+            assert_never(command)
 
 
 def acting_player(state: ZombegoState, seat: str, ctx: Context) -> int:

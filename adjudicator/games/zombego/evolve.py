@@ -38,7 +38,7 @@ def evolve(state: ZombegoState, fact: Fact) -> ZombegoState:
     if fact.type == PIECE_DEALT:
         return _dealt(state, fact)
     if fact.type == "ruling.declare_result":
-        return replace(state, declared_result=declared_result(fact))
+        return replace(state, declared_result=declared_result(fact, state.scores()))
     return state
 
 

@@ -10,6 +10,9 @@ Choices where the spec is silent, as a fair host would make them:
 * There are no clocks in Zombego: ``advance`` changes nothing.
 * A host ruling ``declare_result`` overrides the derived result; ``adjust_score``,
   ``end_round`` and ``amend`` mean nothing here and are refused (``ruling_not_applicable``).
+* Zombego has no points; a result's ``scores`` are each seat's **living pieces on the board**
+  (what the zombie-majority rule weighs, public in every ruleset; hands never count), at the
+  end of the game or, for a declared result, when the ruling takes effect.
 """
 
 from __future__ import annotations
@@ -22,21 +25,17 @@ from pydantic import BaseModel
 from adjudicator.games.zombego import decide as rules
 from adjudicator.games.zombego import evolve as fold_rules
 from adjudicator.games.zombego import view as views
-from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoConfig
+from adjudicator.games.zombego.commands import ZombegoCommand, ZombegoConfig
 from adjudicator.games.zombego.position import counts
 from adjudicator.games.zombego.state import ZombegoState
-from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer
+from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, command_models
 
 
 class ZombegoGame:
     name: ClassVar[str] = "zombego"
     rules_version: ClassVar[str] = "zombego/1"
     config_model: ClassVar[type[BaseModel]] = ZombegoConfig
-    command_models: ClassVar[dict[str, type[BaseModel]]] = {
-        "place": Place,
-        "place_zombie": PlaceZombie,
-        "move": Move,
-    }
+    command_models: ClassVar[dict[str, type[BaseModel]]] = command_models(ZombegoCommand)
     rulings: ClassVar[frozenset[str]] = frozenset({"void", "undo", "declare_result", "note"})
     amendable: ClassVar[frozenset[str]] = frozenset()
 
@@ -44,7 +43,7 @@ class ZombegoGame:
         config = ZombegoConfig.model_validate(dict(setup.config))
         return ZombegoState.new(setup.seats, config, setup.seed)
 
-    def decide(self, state: ZombegoState, command: BaseModel, ctx: Context) -> list[Draft]:
+    def decide(self, state: ZombegoState, command: ZombegoCommand, ctx: Context) -> list[Draft]:
         return rules.decide(state, command, ctx)
 
     def evolve(self, state: ZombegoState, fact: Fact) -> ZombegoState:

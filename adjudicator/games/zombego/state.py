@@ -14,7 +14,8 @@ from typing import Any
 
 from adjudicator.games.zombego.commands import ZombegoConfig
 from adjudicator.games.zombego.play import start
-from adjudicator.games.zombego.position import Move, Outcome, Position, Result, Rules
+from adjudicator.games.zombego.position import Move, Outcome, Position, Result, Rules, counts
+from adjudicator.kernel.decider import match_result
 from adjudicator.kernel.rng import SeededRng
 
 
@@ -81,12 +82,19 @@ class ZombegoState:
     def seat_of(self, player: int) -> str:
         return self.seats[player - 1]
 
+    def scores(self) -> dict[str, int]:
+        """Zombego has no points: each seat's score is its living pieces on the board, the count
+        the zombie-majority rule (9.2, 9.3) weighs against its zombies; hands never count."""
+        return {self.seat_of(p): counts(self.position, p)[0] for p in (1, 2)}
+
     def result(self) -> dict[str, Any] | None:
-        """Winner (a seat, or None for a draw) and reason; a host's declared result prevails."""
+        """Winner (a seat, or None for a draw), reason and scores (:meth:`scores`); a host's
+        declared result (with the scores when it took effect) prevails."""
         if self.declared_result is not None:
             return dict(self.declared_result)
-        result = self.position.result
-        if result is None:
-            return None
+        return None if self.position.result is None else self.result_of(self.position.result)
+
+    def result_of(self, result: Result) -> dict[str, Any]:
+        """The rules' ``result`` of the game as it stands, in the shape every game's has."""
         winner = None if result.winner is None else self.seat_of(result.winner)
-        return {"winner": winner, "reason": result.reason.value}
+        return match_result(winner, result.reason.value, self.scores())

@@ -21,7 +21,7 @@ from adjudicator.games.zombego.movegen import outcome as move_outcome
 from adjudicator.games.zombego.notation import move_text
 from adjudicator.games.zombego.position import MOVE, PLACE, Move, counts
 from adjudicator.games.zombego.state import PlyRecord, ZombegoState
-from adjudicator.kernel.decider import Viewer, void_outcome
+from adjudicator.kernel.decider import Viewer, lookup_outcome
 
 
 def view(state: ZombegoState, viewer: Viewer) -> dict[str, Any]:
@@ -112,25 +112,13 @@ def _ply(state: ZombegoState, viewer: Viewer, record: PlyRecord) -> dict[str, An
 
 def outcome(state: ZombegoState, seq: int) -> dict[str, Any] | None:
     """The derived outcome of event ``seq``: its ply's outcome and any result, or its voiding."""
-    for voided, reason in state.voided:
-        if voided == seq:
-            return void_outcome(reason)
-    for record in state.plies or ():
-        if record.seq == seq:
-            return _record_outcome(state, record)
-        if record.seq < seq:
-            return None
-    return None
+    return lookup_outcome(state.voided, seq, state.plies, lambda r: _record_outcome(state, r))
 
 
 def _record_outcome(state: ZombegoState, record: PlyRecord) -> dict[str, Any]:
     data: dict[str, Any] = {"ply": record.ply, "outcome": record.outcome.value}
     if not state.hidden:
         data["move"] = move_text(record.move, state.position.rules.board)
-    if record.result is not None:
-        winner = record.result.winner
-        data["result"] = {
-            "winner": None if winner is None else state.seat_of(winner),
-            "reason": record.result.reason.value,
-        }
+    if record.result is not None:  # the last ply: the position after it is the state's
+        data["result"] = state.result_of(record.result)
     return data

@@ -131,3 +131,7 @@ class DeclarePriority(_Frozen):
 
     type: Literal["declare_priority"] = "declare_priority"
     seat: str
+
+
+ZoomCommand = StartRound | Buzz | DeclarePriority
+"""Every Zoom command: ``decide`` handles each one (``assert_never`` proves it)."""

@@ -6,10 +6,16 @@ whose pairs turn out ineligible: every buzz is an event, grading is the fold's j
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import assert_never
 
 from adjudicator.games.zoom import coords
-from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, SuppliedRound
+from adjudicator.games.zoom.commands import (
+    Buzz,
+    DeclarePriority,
+    StartRound,
+    SuppliedRound,
+    ZoomCommand,
+)
 from adjudicator.games.zoom.events import (
     BUZZED,
     PRIORITY_DECLARED,
@@ -25,7 +31,7 @@ from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
 
 
-def decide(state: ZoomState, command: BaseModel, ctx: Context) -> list[Draft]:
+def decide(state: ZoomState, command: ZoomCommand, ctx: Context) -> list[Draft]:
     match command:
         case StartRound():
             return [_start_round(state, command, ctx)]
@@ -34,7 +40,7 @@ def decide(state: ZoomState, command: BaseModel, ctx: Context) -> list[Draft]:
         case DeclarePriority():
             return [_declare_priority(state, command, ctx)]
         case _:
-            raise InvalidCommand("unknown_command", f"Zoom has no command {type(command).__name__}")
+            assert_never(command)
 
 
 def _start_round(state: ZoomState, command: StartRound, ctx: Context) -> Draft:

@@ -205,7 +205,7 @@ def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
 
 
 def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
-    return updated(state, declared_result=declared_result(fact))
+    return updated(state, declared_result=declared_result(fact, state.points()))
 
 
 _HANDLERS = {

@@ -10,10 +10,18 @@ from pydantic import BaseModel
 from adjudicator.games.zoom import decide as rules
 from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
-from adjudicator.games.zoom.commands import Buzz, DeclarePriority, StartRound, ZoomConfig
+from adjudicator.games.zoom.commands import ZoomCommand, ZoomConfig
 from adjudicator.games.zoom.events import BUZZED
 from adjudicator.games.zoom.state import Phase, ZoomState
-from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
+from adjudicator.kernel.decider import (
+    Context,
+    Draft,
+    Fact,
+    Setup,
+    Viewer,
+    command_models,
+    lookup_outcome,
+)
 from adjudicator.rulings import ALL as ALL_RULINGS
 
 
@@ -21,11 +29,7 @@ class ZoomGame:
     name: ClassVar[str] = "zoom"
     rules_version: ClassVar[str] = "zoom/1"
     config_model: ClassVar[type[BaseModel]] = ZoomConfig
-    command_models: ClassVar[dict[str, type[BaseModel]]] = {
-        "start_round": StartRound,
-        "buzz": Buzz,
-        "declare_priority": DeclarePriority,
-    }
+    command_models: ClassVar[dict[str, type[BaseModel]]] = command_models(ZoomCommand)
     rulings: ClassVar[frozenset[str]] = ALL_RULINGS
     amendable: ClassVar[frozenset[str]] = frozenset({BUZZED})
 
@@ -33,7 +37,7 @@ class ZoomGame:
         config = ZoomConfig.model_validate(setup.config)
         return ZoomState(setup.seats, setup.advantage, config, setup.seed)
 
-    def decide(self, state: ZoomState, command: BaseModel, ctx: Context) -> list[Draft]:
+    def decide(self, state: ZoomState, command: ZoomCommand, ctx: Context) -> list[Draft]:
         return rules.decide(state, command, ctx)
 
     def evolve(self, state: ZoomState, fact: Fact) -> ZoomState:
@@ -46,15 +50,7 @@ class ZoomGame:
         return views.view(state, viewer)
 
     def outcome(self, state: ZoomState, seq: int) -> dict[str, Any] | None:
-        for voided, reason in state.voided:
-            if voided == seq:
-                return void_outcome(reason)
-        for buzz in state.outcomes or ():
-            if buzz.seq == seq:
-                return views.buzz_view(buzz)
-            if buzz.seq < seq:
-                return None
-        return None
+        return lookup_outcome(state.voided, seq, state.outcomes, views.buzz_view)
 
     def result(self, state: ZoomState) -> dict[str, Any] | None:
         return views.result(state)

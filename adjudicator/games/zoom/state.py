@@ -143,6 +143,10 @@ class ZoomState:
     def opponent(self, seat: str) -> str:
         return self.seats[1] if seat == self.seats[0] else self.seats[0]
 
+    def points(self) -> dict[str, int]:
+        """Each seat's score: targets found, plus any host adjustment."""
+        return {seat: self.scores.get(seat, 0) for seat in self.seats}
+
     @property
     def next_round(self) -> int:
         """The number of the round the host may start next (rounds are played in order)."""

@@ -19,29 +19,30 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Viewer
+from adjudicator.kernel.decider import Viewer, match_result
 
 
 def result(state: ZoomState) -> dict[str, Any] | None:
-    """Winner and reason once the match is over (or a host ruling declared it)."""
+    """Winner, reason and scores (points) once the match is over; a host ruling's declared
+    result (with the scores when it took effect) prevails."""
     if state.declared_result is not None:
         return dict(state.declared_result)
     if state.phase is not Phase.FINISHED:
         return None
+    points = state.points()
     a, b = state.seats
-    score_a, score_b = state.scores.get(a, 0), state.scores.get(b, 0)
-    if score_a != score_b:
-        return {"winner": a if score_a > score_b else b, "reason": "points"}
+    if points[a] != points[b]:
+        return match_result(a if points[a] > points[b] else b, "points", points)
     if state.advantage is not None:
-        return {"winner": state.advantage, "reason": "advantage_tiebreak"}
-    return {"winner": None, "reason": "draw"}
+        return match_result(state.advantage, "advantage_tiebreak", points)
+    return match_result(None, "draw", points)
 
 
 def summary(state: ZoomState) -> dict[str, Any]:
     return {
         "phase": state.phase.value,
         "round": state.round.number if state.round else None,
-        "scores": {seat: state.scores.get(seat, 0) for seat in state.seats},
+        "scores": state.points(),
         "result": result(state),
     }
 
@@ -51,7 +52,7 @@ def view(state: ZoomState, viewer: Viewer) -> dict[str, Any]:
         "phase": state.phase.value,
         "seats": list(state.seats),
         "advantage": state.advantage,
-        "scores": {seat: state.scores.get(seat, 0) for seat in state.seats},
+        "scores": state.points(),
         "rounds_total": state.config.rounds,
         "rounds_completed": len(state.played),
         "next_round": state.next_round if state.phase is not Phase.IN_ROUND else None,

@@ -12,9 +12,9 @@ from uuid import uuid4
 
 import pytest
 
-from api.cli import commands, main, parser
-from api.demo_nnt import kind_order
-from api.demo_run import max_rounds, rounds_problem
+from api.cli.demo_nnt import kind_order
+from api.cli.demo_run import max_rounds, rounds_problem
+from api.cli.main import commands, main, parser
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 ZOOM_RECORD = GOLDEN / "zoom" / "zoom-11-rounds.match.jsonl"
@@ -189,7 +189,7 @@ def test_dev_help_lists_its_own_tasks_and_every_cli_command() -> None:
 def test_operator_token_rotate_revokes_every_earlier_token(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from api.tokens import token_hash
+    from api.service.tokens import token_hash
     from events import EventStore
 
     url = f"sqlite:///{tmp_path / 'ops.sqlite3'}"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.wordlists import ENV_VAR, load_words
+from api.service.wordlists import ENV_VAR, load_words
 
 
 def test_the_packaged_list_is_real_english_and_knows_whiz() -> None:

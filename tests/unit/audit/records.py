@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import registry
-from api.wordlists import load_words
+from api.service.wordlists import load_words
 from events import StoredEvent
 from events.envelope import GENESIS_HASH, hash_of
 from events.record import dumps, envelope_line, loads, make_header

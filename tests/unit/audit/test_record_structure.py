@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from api.audit import verify_text
+from api.service.audit import verify_text
 from events import StoredEvent
 from projections.verify import Check
 from tests.unit.audit.records import GAMES, HIDDEN, ZOOM, edited, events_of, rechained

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from api.audit import verify_text
+from api.service.audit import verify_text
 from tests.unit.audit.records import GAMES, HIDDEN, ZOOM, edited, lines, text_of, without
 
 ZOOM_SEEDED = 3  # line 3: seq 2, match.seeded, private to the host, revealed

@@ -25,10 +25,14 @@ def test_an_invalid_claim_in_a_host_category_awaits_a_ruling() -> None:
     m.step(2, Alpha=("submit", "cat"), Beta=("submit", "table"))
     m.step(4, Alpha=("claim_invalid",), Beta=("submit", "dog"))
     view = m.view(4, "spectator")
+    claim = m.seq_of("nnt.acted", "Alpha")
     assert view["phase"] == "judging"
     assert view["awaiting_ruling"]["category"] == ["TABLE"]
+    assert view["awaiting_ruling"]["category_questions"] == [
+        {"target_seq": claim, "object": "TABLE", "about": "invalid_claim", "waiting_seq": claim}
+    ]
     assert view["round"]["invalid_claims"] == [
-        {"seat": "Alpha", "object": "TABLE", "verdict": None}
+        {"seq": claim, "seat": "Alpha", "object": "TABLE", "verdict": None}
     ]
     # No step deadline runs while the host is asked.
     assert m.state(200).seats["Alpha"].nets == 3
@@ -38,9 +42,10 @@ def test_the_hosts_judgement_settles_the_claim() -> None:
     m = host_category_match()
     m.step(2, Alpha=("submit", "cat"), Beta=("submit", "table"))
     m.step(4, Alpha=("claim_invalid",), Beta=("submit", "dog"))
-    drafts = m.do(9, "host", "judge_category", object="table", fits=False)
+    claim = m.seq_of("nnt.acted", "Alpha")
+    drafts = m.do(9, "host", "judge_category", target_seq=claim, fits=False)
     assert [(d.type, d.payload) for d in drafts] == [
-        ("nnt.category_judged", {"object": "TABLE", "fits": False})
+        ("nnt.category_judged", {"target_seq": claim, "object": "TABLE", "fits": False})
     ]
     assert m.score(9) == {"Alpha": 1, "Beta": 0}
     view = m.view(9, "spectator")
@@ -59,11 +64,13 @@ def test_duplicates_are_found_without_the_host() -> None:
 
 def test_only_the_host_judges_and_only_a_pending_question() -> None:
     m = host_category_match()
-    assert m.refused(1, "host", "judge_category", object="cat", fits=True).code == (
+    assert m.refused(1, "host", "judge_category", target_seq=1, fits=True).code == (
         "nothing_to_judge"
     )
-    assert m.refused(1, "Alpha", "judge_category", object="cat", fits=True).code == "host_only"
-    assert m.refused(1, "host", "judge_prompt", seat="Alpha", meets=True).code == (
+    assert m.refused(1, "host", "judge_value", object="cat", fits=True).code == ("nothing_to_judge")
+    assert m.refused(1, "Alpha", "judge_category", target_seq=1, fits=True).code == "host_only"
+    assert m.refused(1, "Alpha", "judge_value", object="cat", fits=True).code == "host_only"
+    assert m.refused(1, "host", "judge_prompt", target_seq=1, meets=True).code == (
         "nothing_to_judge"
     )
 
@@ -82,9 +89,15 @@ def test_a_challenge_in_a_host_category_asks_about_the_solution_objects() -> Non
     m.step(8, Alpha=("claim_prompt",), Beta=("submit", "4"))
     m.do(9, "Alpha", "solve", tokens=["3", "7"])
     m.do(10, "Beta", "challenge")
-    assert m.view(10, "spectator")["awaiting_ruling"]["category"] == ["3", "7"]
-    m.do(11, "host", "judge_category", object="3", fits=True)
-    m.do(12, "host", "judge_category", object="7", fits=False)
+    waiting = m.view(10, "spectator")["awaiting_ruling"]
+    assert waiting["category"] == ["3", "7"]
+    targets = {q["object"]: q["target_seq"] for q in waiting["category_questions"]}
+    assert targets == {
+        "3": m.seq_of("nnt.acted", "Alpha", 0),
+        "7": m.seq_of("nnt.acted", "Beta", 0),
+    }
+    m.do(11, "host", "judge_category", target_seq=targets["3"], fits=True)
+    m.do(12, "host", "judge_category", target_seq=targets["7"], fits=False)
     assert m.score(12) == {"Alpha": 1, "Beta": 2}
 
 
@@ -94,8 +107,13 @@ def test_a_host_prompt_awaits_the_hosts_verdict() -> None:
     m.step(3, Alpha=("submit", "Z"), Beta=("submit", "C"))
     m.step(4, Alpha=("claim_prompt",), Beta=("submit", "B"))
     m.do(5, "Alpha", "solve", tokens=["W", "H"])
-    assert m.view(5, "spectator")["awaiting_ruling"]["prompt"] == ["Alpha"]
-    m.do(20, "host", "judge_prompt", seat="Alpha", meets=True)
+    waiting = m.view(5, "spectator")["awaiting_ruling"]
+    claim = m.seq_of("nnt.acted", "Alpha")
+    assert waiting["prompt"] == ["Alpha"]
+    assert waiting["prompt_questions"] == [
+        {"target_seq": claim, "seat": "Alpha", "solution_seq": m.seq_of("nnt.solved")}
+    ]
+    m.do(20, "host", "judge_prompt", target_seq=claim, meets=True)
     claim = m.view(20, "Beta")["round"]["prompt_claims"][0]
     assert (claim["verdict"], claim["challenge_deadline"]) == (
         "correct",

@@ -47,14 +47,23 @@ def test_host_posts() -> None:
         "type": "start_round",
         "round": 3,
     }
-    assert parse_post("Q doesn't fit", author_role="host", seat=None) == {
+    pending = {"category_targets": {"Q": [7]}, "prompt_claims": {"Alpha": 9}}
+    assert parse_post("q doesn't fit", author_role="host", seat=None, state_hint=pending) == {
         "type": "judge_category",
+        "target_seq": 7,
+        "fits": False,
+    }
+    assert parse_post("Q doesn't fit", author_role="host", seat=None) == {
+        "type": "judge_value",
         "object": "Q",
         "fits": False,
     }
-    assert parse_post("alpha meets the prompt", author_role="host", seat=None) == {
+    assert parse_post(
+        "alpha meets the prompt", author_role="host", seat=None, state_hint=pending
+    ) == {
         "type": "judge_prompt",
-        "seat": "alpha",
+        "target_seq": 9,
         "meets": True,
     }
+    assert parse_post("alpha meets the prompt", author_role="host", seat=None) is None
     assert parse_post("well played", author_role="host", seat=None) is None

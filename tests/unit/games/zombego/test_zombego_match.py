@@ -166,6 +166,7 @@ def test_a_golden_game_plays_through_the_match_and_ends_with_its_result(
     assert final["result"] == {
         "winner": SEATS[game["result"]["winner"] - 1],
         "reason": "no_legal_move",
+        "scores": {seat: final["counts"][seat]["living"] for seat in SEATS},
     }
     assert final["legal"] == [] and final["to_move"] is None
     assert refused(table, command(texts[0], "white"), "white") == "game_over"
@@ -184,7 +185,12 @@ def test_a_move_made_impossible_by_a_ruling_is_folded_as_void() -> None:
 def test_a_declared_result_prevails() -> None:
     declared = {"winner": "black", "at": "2026-01-01T12:00:05+00:00", "reason": "forfeit"}
     spec = given_board(*plies(["place:2:c3"]), recorded("ruling.declare_result", declared, t=60))
-    assert state(spec.table).result() == {"winner": "black", "reason": "ruling", "seq": 2}
+    assert state(spec.table).result() == {
+        "winner": "black",
+        "reason": "ruling",
+        "scores": {"white": 1, "black": 0},
+        "seq": 2,
+    }
     late = spec.when(Place(seat="black", cell="f6", value=2), seat="black", t=100)
     late.then_refused("game_over")
 

@@ -104,7 +104,8 @@ def test_the_result_names_its_reason(
     for i, (label, cell) in enumerate(answers[: alpha_finds + beta_finds]):
         seat = "alpha" if i < alpha_finds else "beta"
         table.act(Buzz(seat=seat, pairs=[Pair(target=label, at=cell)]), seat=seat, t=i + 1)
-    assert table.game.view(table.state(60), HOST)["result"] == expected
+    scores = {"alpha": alpha_finds, "beta": beta_finds}
+    assert table.game.view(table.state(60), HOST)["result"] == {**expected, "scores": scores}
 
 
 def priority_table() -> Table:

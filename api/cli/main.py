@@ -1,0 +1,359 @@
+"""Command line of the match adjudicator: ./dev COMMAND (./dev help lists the commands).
+
+Commands work on the embedded SQLite file by default (./data/adjudicator.sqlite3); set
+DATABASE_URL (e.g. postgresql+psycopg://user@host/db) or --database-url for PostgreSQL.
+Output that tools read is JSON; a failure is one "error: ..." line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from api.service.settings import Settings
+
+
+def ensure_sqlite_directory(url: str) -> None:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+
+
+# open live streams never end by themselves: a stop waits this long for them, then closes them
+UVICORN: dict[str, Any] = {
+    "log_level": "warning",
+    "access_log": False,
+    "timeout_graceful_shutdown": 5,
+}
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the service: in this process, or as ``--workers N`` uvicorn worker processes (each
+    a replica building its app from the environment, where the CLI's overrides are passed)."""
+    import uvicorn
+
+    overrides = {"database_url": args.database_url} if args.database_url else {}
+    settings = Settings(**overrides)
+    ensure_sqlite_directory(settings.database_url)
+    host, port = args.host or settings.host, args.port or settings.port
+    store = _safe_url(settings.database_url)
+    print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
+    print(f"Web console: http://{host}:{port}/", flush=True)
+    if args.workers <= 1:
+        from api.http.app import create_app
+
+        app = create_app(settings)
+        uvicorn.run(app, host=host, port=port, **UVICORN)
+        return 0
+    prepare_store(settings)
+    os.environ.update(worker_environment(settings))
+    uvicorn.run(
+        "api.http.app:create_app_from_env",
+        factory=True,
+        workers=args.workers,
+        host=host,
+        port=port,
+        **UVICORN,
+    )
+    return 0
+
+
+def prepare_store(settings: Settings) -> None:
+    """Once, before the workers start: upgrade the schema (as its owner) and register (or
+    create and print) the operator token, so the workers neither race on migrations nor each
+    create a token."""
+    from api.service.tokens import ensure_operator_token
+    from events import EventStore
+    from events.migrate import upgrade
+
+    if settings.upgrade_on_start:
+        upgrade(settings.migration_url, service_role=settings.service_role)
+    store = EventStore.from_url(settings.database_url)
+    try:
+        ensure_operator_token(store, settings.operator_token)
+    finally:
+        store.dispose()
+
+
+def worker_environment(settings: Settings) -> dict[str, str]:
+    """The environment the workers read their ``Settings()`` from: the CLI's database URL and
+    no second upgrade (done once by :func:`prepare_store`)."""
+    return {"DATABASE_URL": settings.database_url, "ADJUDICATOR_UPGRADE_ON_START": "false"}
+
+
+def db_upgrade(args: argparse.Namespace) -> int:
+    settings = _migrated(args)
+    print(f"Database at {_safe_url(settings.migration_url)} is up to date.")
+    return 0
+
+
+def _migrated(args: argparse.Namespace) -> Settings:
+    """Settings (``--database-url`` overriding both URLs), after bringing the schema up to date
+    as its owner (the migration URL) and granting the service role when one is set;
+    ``CliError`` naming the database when it cannot be reached or is not a database URL."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from events.migrate import upgrade
+
+    url = args.database_url
+    settings = Settings(**({"database_url": url, "migration_database_url": url} if url else {}))
+    try:
+        ensure_sqlite_directory(settings.migration_url)
+        upgrade(settings.migration_url, service_role=settings.service_role)
+    except (SQLAlchemyError, OSError) as error:
+        where = _safe_url(settings.migration_url)
+        raise CliError(f"database {where}: {one_line(error)}") from error
+    return settings
+
+
+def demo(args: argparse.Namespace) -> int:
+    from api.cli.demo_run import DemoOptions, run_demo
+
+    if args.database_url:
+        _store_url(args)  # an unreachable database is named here, before any server starts
+    options = DemoOptions(
+        args.game, args.rounds, args.seed, args.database_url, keep=args.keep, port=args.port
+    )
+    return run_demo(options)
+
+
+def check_demo(args: argparse.Namespace) -> str | None:
+    """What is wrong with the demo's options that argparse alone cannot see (None: nothing)."""
+    from api.cli.demo_run import rounds_problem
+
+    return rounds_problem(args.game, args.rounds)
+
+
+def _store_url(args: argparse.Namespace) -> str:
+    """The store the command works on, its schema brought up to date (a first use included)."""
+    return _migrated(args).database_url
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without its password (and as given when it is not a URL at all)."""
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
+
+
+def export(args: argparse.Namespace) -> int:
+    from api.cli.audit import export_command
+
+    return export_command(_store_url(args), args.match_id, args.output)
+
+
+def ludii_export(args: argparse.Namespace) -> int:
+    from api.cli.audit import ludii_export_command
+
+    return ludii_export_command(_store_url(args), args.match_id, args.output)
+
+
+def verify(args: argparse.Namespace) -> int:
+    from api.cli.audit import verify_command
+
+    return verify_command(args.file, as_json=args.json)
+
+
+def import_(args: argparse.Namespace) -> int:
+    from api.cli.audit import import_command
+
+    return import_command(_store_url(args), args.file)
+
+
+def transcript(args: argparse.Namespace) -> int:
+    from api.cli.transcript import transcript_command
+
+    return transcript_command(_store_url(args), args)
+
+
+def _audit_parsers(sub: Any) -> None:
+    out = sub.add_parser("export", help="write a match's full record as JSON Lines")
+    out.add_argument("match_id")
+    out.add_argument("--database-url", help="overrides DATABASE_URL")
+    out.add_argument("-o", "--output", help="file to write (default: standard output)")
+    out.set_defaults(func=export)
+    game = sub.add_parser("ludii-export", help="write a Zombego match as a Ludii game (JSON)")
+    game.add_argument("match_id")
+    game.add_argument("--database-url", help="overrides DATABASE_URL")
+    game.add_argument("-o", "--output", help="file to write (default: standard output)")
+    game.set_defaults(func=ludii_export)
+    check = sub.add_parser("verify", help="verify an exported record offline (exit 1 on failure)")
+    check.add_argument("file")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.set_defaults(func=verify)
+    load = sub.add_parser("import", help="verify a record and store it as the same match")
+    load.add_argument("file")
+    load.add_argument("--database-url", help="overrides DATABASE_URL")
+    load.set_defaults(func=import_)
+
+
+def at_least(least: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``least`` to ``most`` (inclusive)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < least or (most is not None and value > most):
+            bound = f"at least {least}" if most is None else f"from {least} to {most}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+def _serve_parser(sub: Any) -> None:
+    run = sub.add_parser("serve", help="run the HTTP service")
+    run.add_argument("--host")
+    run.add_argument("--port", type=at_least(1, 65535))
+    run.add_argument("--database-url", help="overrides DATABASE_URL")
+    run.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes, each a replica"
+    )
+    run.set_defaults(func=serve)
+
+
+def _db_parsers(sub: Any) -> None:
+    db = sub.add_parser("db", help="database tasks: db upgrade")
+    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="TASK")
+    up = db_sub.add_parser("upgrade", help="apply the schema migrations")
+    up.add_argument("--database-url", help="overrides DATABASE_URL")
+    up.set_defaults(func=db_upgrade)
+
+
+def _demo_parser(sub: Any) -> None:
+    from api.cli.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
+
+    show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
+    show.add_argument("--game", choices=GAMES, default="zoom")
+    limits = ", ".join(f"{g} 1-{max_rounds(g)} (default {n})" for g, n in DEFAULT_ROUNDS.items())
+    show.add_argument("--rounds", type=at_least(1), help=f"{limits}; zombego has no rounds")
+    show.add_argument("--seed", type=at_least(0, 2**63 - 1), default=2026, help="default 2026")
+    show.add_argument("--database-url", help="default: a temporary SQLite file")
+    show.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the database and serve on until Ctrl-C, printing the match, tokens and URLs",
+    )
+    show.add_argument("--port", type=at_least(1, 65535), help="default: a free port")
+    show.set_defaults(func=demo, check=check_demo, parser=show)
+
+
+def operator_token(args: argparse.Namespace) -> int:
+    """``operator-token rotate``: a new operator token (printed once, as JSON), every earlier
+    one revoked; ``revoke``: none left (the next ``serve`` creates and prints a new one)."""
+    from api.service.tokens import new_token, token_hash
+    from events import EventStore
+
+    store = EventStore.from_url(_store_url(args))
+    try:
+        token = new_token("op") if args.action == "rotate" else None
+        store.replace_operator_tokens(None if token is None else token_hash(token))
+    finally:
+        store.dispose()
+    print(json.dumps({"operator_token": token, "revoked_earlier": True}))
+    return 0
+
+
+def _operator_parser(sub: Any) -> None:
+    tokens = sub.add_parser("operator-token", help="rotate or revoke the operator token")
+    tokens.add_argument("action", choices=["rotate", "revoke"])
+    tokens.add_argument("--database-url", help="overrides DATABASE_URL")
+    tokens.set_defaults(func=operator_token)
+
+
+def _help_parser(sub: Any) -> None:
+    listing = sub.add_parser("help", help="list every command, one line each")
+    listing.set_defaults(func=list_commands)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="adjudicator", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _serve_parser(sub)
+    _db_parsers(sub)
+    _demo_parser(sub)
+    _audit_parsers(sub)
+    _operator_parser(sub)
+    _help_parser(sub)
+    from api.cli.transcript import add_parser
+
+    add_parser(sub, transcript)
+    return top
+
+
+def _subcommands(command: argparse.ArgumentParser) -> list[tuple[str, str, Any]]:
+    """A parser's subcommands: name, one-line help and parser (argparse keeps them privately)."""
+    found = []
+    for action in command._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                found.append((choice.dest, choice.help or "", action.choices[choice.dest]))
+    return found
+
+
+def commands(top: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    """Every command (``db upgrade`` spelled out) and its one-line help, in parser order."""
+    listed: list[tuple[str, str]] = []
+    for name, text, command in _subcommands(top):
+        tasks = _subcommands(command)
+        listed += [(f"{name} {task}", line) for task, line, _ in tasks] or [(name, text)]
+    return listed
+
+
+def list_commands(args: argparse.Namespace) -> int:
+    """``help``: one line per command, then where each command's options are described."""
+    rows = commands(parser())
+    width = max(len(name) for name, _ in rows)
+    for name, text in rows:
+        print(f"  {name:<{width}}  {text}")
+    print("Options of a command: ./dev COMMAND --help")
+    return 0
+
+
+class CliError(Exception):
+    """A command could not run; ``main`` prints its message as one ``error:`` line (exit 2)."""
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of what went wrong (a database driver's own message when there is one)."""
+    cause = getattr(error, "orig", None) or error
+    text = str(cause).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command. Exit 0 on success, 1 when a command's answer is no (a record that does
+    not verify, an unknown match, a refused import), 2 on usage errors and on failures, which
+    print one ``error:`` line on standard error (no traceback)."""
+    top = parser()
+    args = top.parse_args(argv)
+    problem = args.check(args) if "check" in args else None
+    if problem:
+        args.parser.error(problem)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2
+    except Exception as error:  # a CLI answers every failure with one line, never a traceback
+        print(f"error: {one_line(error)}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

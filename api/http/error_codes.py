@@ -1,0 +1,171 @@
+"""Every error code the service answers with: its HTTP status and what it means. One table for
+every game and route, so a code has one status everywhere. ``tests/golden/error_codes.json`` is
+this table as reviewed; the README's error table is generated from it
+(``.venv/bin/python -m api.http.error_codes``).
+
+Statuses: 422 the request is malformed or names what does not exist; 409 it is well formed but
+the match's state forbids it now (or another writer got in first); 403 the token may not do it;
+401 no usable token; 404 no such match or route; 413 the body is too large; 500 the service
+failed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    status: int
+    meaning: str
+
+
+def _table(status: int, **meanings: str) -> dict[str, Code]:
+    return {code: Code(status, meaning) for code, meaning in meanings.items()}
+
+
+CODES: dict[str, Code] = {
+    **_table(
+        400,
+        http_error="the HTTP request itself is unusable",
+    ),
+    **_table(
+        401,
+        missing_token="this needs 'Authorization: Bearer <token>'",
+        invalid_token="the token is malformed or unknown to the service",
+    ),
+    **_table(
+        403,
+        not_operator="only the operator token may do this",
+        token_not_for_match="the token belongs to another match",
+        host_only="only the match's host may do this",
+        wrong_seat="a seat acts only for itself",
+        read_only_token="the auditor's token reads, it never acts",
+        game_time_host_only="only the host enters a game time (occurred_at)",
+        export_forbidden="only the host, or the auditor once the match is closed, exports",
+        export_before_close="the auditor may export once the match is closed",
+        ludii_hidden="a hidden-variant game's values: the host only until the close",
+    ),
+    **_table(
+        404,
+        unknown_match="no match with this id",
+        not_found="no such route",
+    ),
+    **_table(405, method_not_allowed="the route does not take this method"),
+    **_table(413, payload_too_large="the request body is over the size limit"),
+    **_table(
+        422,
+        invalid_request="the request does not match its schema (a missing, misspelled or"
+        " mistyped field, a bad parameter, invalid JSON)",
+        invalid_config="the game's config at match creation is not valid",
+        unknown_game="no game with this name",
+        unknown_command="the game has no command of this type",
+        unknown_seat="no seat with this name in the match",
+        duplicate_seat="the two seats need different names",
+        naive_time="a time without a zone",
+        time_out_of_range="a time outside the years the service can store and compute with",
+        game_time_in_future="an entered game time (or a ruling's) is ahead of now",
+        unknown_seq="no event with this seq in the match",
+        not_rulable="match bookkeeping (match.*) cannot be voided or amended",
+        not_amendable="the event has no graded outcome to amend",
+        ruling_not_applicable="the game has no use for this ruling",
+        idempotency_key_reused="the Idempotency-Key was used for a different request",
+        invalid_event="the store refused the events (an internal check)",
+        record_invalid="an imported match record does not verify (the report says why)",
+        malformed_coordinate="Zoom: not a coordinate (column letters then row, like c4)",
+        outside_grid="Zoom: the cell is outside the grid",
+        unknown_target="Zoom: the round has no target with this label",
+        duplicate_target="Zoom: a buzz names a target twice",
+        empty_grid="Zoom: a supplied grid or target has no cells",
+        ragged_grid="Zoom: a supplied grid or target is not rectangular",
+        bad_symbol="Zoom: an empty or over-long symbol",
+        target_too_large="Zoom: a supplied target is larger than the grid",
+        target_absent="Zoom: a supplied target does not occur in the grid",
+        grid_too_small="Zoom: the grid cannot hold that many distinct targets",
+        cannot_generate="Zoom: no grid with every target exactly once within the bound",
+        bad_object="No, Not That!: an object is 1 to 32 printable characters",
+        head_start_is_a_step_action="No, Not That!: Head Start is given as a first-step action",
+        bad_cell="Zombego: not a cell of this board",
+        bad_move="Zombego: not a move in Ludii notation",
+        bad_slot="Zombego: no such hand slot",
+        unknown_piece="Zombego: the piece set has no piece of this value",
+        not_zombego="Ludii notation is for Zombego matches",
+        options_mismatch="Ludii: the game's options are not the match's",
+        illegal_ply="Ludii: a ply the rules refuse (details name it)",
+        not_an_export="transcript: the file is not a DiscordChatExporter JSON export",
+        not_a_transcript="transcript: the text does not follow '[<time>] <name>: <text>'",
+        bad_message="transcript: a message lacks a field it needs (the message is named)",
+        missing_timestamp="transcript: a message has no timestamp",
+        bad_timestamp="transcript: a timestamp is not ISO 8601",
+        timestamp_without_offset="transcript: a timestamp has no UTC offset",
+        unknown_author="transcript: the author map names nobody in the file",
+        ambiguous_author="transcript: an author map entry names more than one author",
+        no_transcript_reader="transcript: the game has no post parser",
+    ),
+    **_table(
+        409,
+        version_conflict="another writer got in first, again and again: try again",
+        match_closed="the match is closed: nothing more is recorded",
+        match_exists="a match with this id exists already",
+        duplicate_token="a token with this hash is issued already",
+        game_time_backwards="an entered game time is before the last recorded one",
+        no_round_in_progress="no round is in progress (at that time)",
+        round_in_progress="a round is already in progress",
+        wrong_round="that is not the next round",
+        match_over="Zoom: every round has been played",
+        no_seed="Zoom: the match has no seed; supply the round's grid",
+        not_advantage_holder="Zoom: only the Advantage holder declares Priority",
+        priority_already_used="Zoom: Priority is declared once per match",
+        nothing_to_undo="no event was recorded after that seq",
+        match_finished="No, Not That!: the match is over",
+        no_step_open="No, Not That!: no step is open",
+        already_acted="No, Not That!: one action per seat per step",
+        submit_in_last_step="No, Not That!: the last step takes pass or a claim",
+        pass_only_in_last_step="No, Not That!: pass only in the last step",
+        nothing_to_accuse="No, Not That!: the opponent submitted no object in the previous step",
+        head_start_first_step_only="No, Not That!: Head Start is a first-step action",
+        item_not_held="No, Not That!: the seat does not hold that item",
+        item_already_used="No, Not That!: the item is used already",
+        exchange_between_rounds_only="No, Not That!: exchange only between two rounds",
+        no_solution_window="No, Not That!: no solution window is open for the seat",
+        nothing_to_challenge="No, Not That!: no correct prompt claim awaits an answer",
+        nothing_to_judge="No, Not That!: no pending question for the host",
+        stale_action="No, Not That!: the action names another step",
+        game_over="Zombego: the game is over",
+        not_your_turn="Zombego: it is the other seat's turn",
+        placement_first="Zombego: a piece must be placed now",
+        movement_first="Zombego: a piece must be moved now",
+        cell_occupied="Zombego: the cell is taken",
+        cell_attacked="Zombego: the cell is attacked",
+        zombie_gate_closed="Zombego: no zombie may be placed now",
+        not_in_hand="Zombego: the hand holds no such piece",
+        not_your_piece="Zombego: the piece is not the mover's",
+        own_piece="Zombego: a piece cannot land on its own side's piece",
+        no_helper="Zombego: no helper allows that move",
+        illegal_move="Zombego: the rules do not allow that move",
+        zombie_fight="Zombego: zombies do not attack zombies",
+        slot_mismatch="Zombego: the hand slot holds another piece",
+        match_not_at_start="Ludii: the match has moves already",
+        transcript_channel_mismatch="transcript: the export is of another channel than the match's",
+    ),
+    **_table(500, internal_error="the service failed; quote the request id"),
+    **_table(503, not_ready="the database does not answer"),
+}
+
+
+def status(code: str, fallback: int) -> int:
+    """The status of ``code`` (``fallback`` for a code the table does not know: a test makes
+    sure there is none)."""
+    known = CODES.get(code)
+    return fallback if known is None else known.status
+
+
+def markdown() -> str:
+    """The README's error table."""
+    rows = ["| code | status | meaning |", "| --- | --- | --- |"]
+    rows += [f"| `{c}` | {e.status} | {e.meaning} |" for c, e in sorted(CODES.items())]
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown())

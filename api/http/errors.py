@@ -1,0 +1,115 @@
+"""The one table from errors to HTTP answers. Every error body is ``{code, message}`` (plus
+``details`` for validation errors); codes are stable and documented here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from api.http import error_codes
+from api.service.errors import RecordInvalid, first_problem, validation_details
+from events import (
+    DuplicateToken,
+    IdempotencyKeyReused,
+    InvalidEvent,
+    MatchClosed,
+    MatchExists,
+    StoreError,
+    UnknownMatch,
+    VersionConflict,
+)
+
+
+class ApiError(Exception):
+    """An error raised by the HTTP layer itself (authentication, size, parameters)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+STATUS: dict[type[Exception], int] = {
+    InvalidCommand: 422,
+    RuleViolation: 409,
+    NotPermitted: 403,
+    UnknownMatch: 404,
+    VersionConflict: 409,
+    MatchClosed: 409,
+    MatchExists: 409,
+    DuplicateToken: 409,
+    IdempotencyKeyReused: 422,
+    InvalidEvent: 422,
+}
+
+
+def status_of(error: Exception) -> int:
+    """The status of an error: its code's, from the one table (``api.http.error_codes``)."""
+    fallback = 500
+    for kind in type(error).__mro__:
+        if kind in STATUS:
+            fallback = STATUS[kind]
+            break
+    return error_codes.status(getattr(error, "code", ""), fallback)
+
+
+def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        data["details"] = details
+    return data
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api(_: Request, error: ApiError) -> JSONResponse:
+        status = error_codes.status(error.code, error.status)
+        return JSONResponse(body(error.code, error.message), status_code=status)
+
+    @app.exception_handler(DomainError)
+    async def _domain(_: Request, error: DomainError) -> JSONResponse:
+        content = body(error.code, error.message, getattr(error, "details", None))
+        return JSONResponse(content, status_code=status_of(error))
+
+    @app.exception_handler(StoreError)
+    async def _store(_: Request, error: StoreError) -> JSONResponse:
+        return JSONResponse(body(error.code, error.message), status_code=status_of(error))
+
+    @app.exception_handler(RecordInvalid)
+    async def _record(_: Request, error: RecordInvalid) -> JSONResponse:
+        content = body(error.code, str(error), error.report)
+        return JSONResponse(content, status_code=422)
+
+    @app.exception_handler(ValidationError)
+    async def _model(_: Request, error: ValidationError) -> JSONResponse:
+        return _invalid_request(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
+        return _invalid_request(error)
+
+    @app.exception_handler(Exception)
+    async def _internal(_: Request, error: Exception) -> JSONResponse:
+        """Anything unforeseen: JSON like every other error, with the request id to quote (the
+        request middleware has logged it once, with its traceback)."""
+        request_id = structlog.contextvars.get_contextvars().get("request_id")
+        content = body("internal_error", "the service failed to answer; quote the request id")
+        content["request_id"] = request_id
+        headers = {"x-request-id": request_id} if request_id else None
+        return JSONResponse(content, status_code=500, headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return JSONResponse(body(code, str(error.detail)), status_code=error.status_code)
+
+
+def _invalid_request(error: ValidationError | RequestValidationError) -> JSONResponse:
+    details = validation_details(error)
+    return JSONResponse(body("invalid_request", first_problem(details), details), status_code=422)

@@ -1,0 +1,71 @@
+"""Audit routes: export a match as JSON Lines, verify it, import a record from elsewhere."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Response
+
+from api.http import schemas
+from api.http.deps import MaybeGrant, Operator, Service
+from api.http.openapi import NDJSON, RECORD, record_content
+from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
+from api.service import audit
+
+router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
+
+
+@router.get(
+    "/matches/{match_id}/export",
+    response_class=Response,
+    responses={
+        200: {"content": record_content(RECORD), "description": "header line, then envelopes"},
+        **errors(401, 403, 404),
+    },
+)
+def export_match(service: Service, match_id: str, grant: MaybeGrant) -> Response:
+    """Host, or auditor once closed: the match's portable record (payloads and salts included)."""
+    text = audit.export_for(service.store, match_id, grant, service.clock())
+    disposition = f'attachment; filename="match-{match_id}.jsonl"'
+    return Response(text, media_type=NDJSON, headers={"Content-Disposition": disposition})
+
+
+@router.get(
+    "/matches/{match_id}/verify", response_model=schemas.VerifyReport, responses=errors(404)
+)
+def verify_match(service: Service, match_id: str) -> dict[str, Any]:
+    """Anyone: hash chain, commitments and the re-fold of the result, over the stored events."""
+    return audit.verify_stored(service.store, service.games, match_id).as_json()
+
+
+@router.post(
+    "/matches/import",
+    status_code=201,
+    dependencies=[Operator],
+    response_model=schemas.Imported,
+    responses=errors(401, 403, 409, 422),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": RECORD + " Sent as application/x-ndjson (an export as it is).",
+            "content": record_content(RECORD),
+        }
+    },
+)
+def import_match(
+    service: Service, record: Annotated[bytes, Body(media_type=NDJSON)]
+) -> dict[str, Any]:
+    """Operator: verify a record (422 ``record_invalid`` with the report), then store it as the
+    same match (409 ``match_exists``); returns fresh role tokens, shown once."""
+    text = record.decode("utf-8", errors="replace")
+    imported = audit.import_text(service.store, service.games, text)
+    match = imported.match
+    return {
+        "match_id": match.match_id,
+        "game": match.game,
+        "rules_version": match.rules_version,
+        "status": match.status,
+        "tokens": imported.tokens,
+        "verify": imported.report.as_json(),
+    }

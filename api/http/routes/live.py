@@ -1,0 +1,107 @@
+"""Live updates as server-sent events.
+
+``GET /matches/{id}/stream`` sends every event after ``after_seq`` (or the ``Last-Event-ID`` a
+reconnecting client sends), redacted for the asking role, then waits for more. Clients catch up
+by seq, so however an update is delayed none is lost; any replica can serve any client, since
+each reads the shared store. The streams of a match in this process share one read of the store
+per append (see :mod:`api.service.wakeups`): woken at once by an append in this process, or on
+PostgreSQL by the NOTIFY of an append in any replica, and re-read at least every
+``stream_poll_seconds``. A replay from an old seq reads the store in pages of
+``api.service.wakeups.PAGE`` events, so memory per stream stays bounded whatever the match's
+length. The stream ends after the ``match.closed`` event.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from functools import partial
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from adjudicator.kernel.decider import Viewer
+from api.http.deps import MaybeGrant, Service
+from api.http.params import MAX_SEQ, Seq
+from api.http.schemas import errors
+from api.service import access
+from api.service.matches import MatchService
+from api.service.wakeups import Wakeups
+from events import StoredEvent
+from projections.views import event_view
+
+router = APIRouter(tags=["live"])
+SSE: dict[str, Any] = {
+    "text/event-stream": {
+        "schema": {
+            "type": "string",
+            "description": "server-sent events, one per event: 'id: <seq>', 'event: <type>', "
+            "'data: <the Event as JSON, redacted for the asking token>' (see the Event schema); "
+            "': keep-alive' comments while quiet; the stream ends after match.closed",
+        }
+    }
+}
+KEEP_ALIVE_SECONDS = 15.0
+
+
+@router.get(
+    "/matches/{match_id}/stream",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": SSE, "description": "every event after a seq, then live"},
+        **errors(401, 404, 422),
+    },
+)
+async def stream(
+    request: Request,
+    service: Service,
+    match_id: str,
+    grant: MaybeGrant,
+    after_seq: Seq = 0,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    match = await run_in_threadpool(service.match, match_id)
+    resumed = last_event_id and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ
+    start = int(last_event_id) if resumed and last_event_id else after_seq
+    poll = request.app.state.settings.stream_poll_seconds
+    feed = _feed(request, service, match_id, access.viewer_of(match, grant), start, poll)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
+
+
+async def _feed(
+    request: Request,
+    service: MatchService,
+    match_id: str,
+    viewer: Viewer,
+    seq: int,
+    poll: float,
+) -> AsyncIterator[str]:
+    wakeups: Wakeups = request.app.state.wakeups
+    quiet_since = time.monotonic()
+    with wakeups.subscription(match_id, service.store.read) as subscription:
+        while True:  # a client that leaves cancels this (Starlette listens for the disconnect)
+            if subscription.covered(seq):
+                batch = subscription.next_batch(seq)  # from the shared window: no I/O
+            else:
+                batch = await run_in_threadpool(subscription.next_batch, seq)
+            for event in batch:
+                yield subscription.hub.rendered(event, viewer, partial(_message, event, viewer))
+                seq = event.seq
+                if event.type == "match.closed":
+                    return
+            if batch:
+                quiet_since = time.monotonic()
+                continue
+            if time.monotonic() - quiet_since >= KEEP_ALIVE_SECONDS:
+                quiet_since = time.monotonic()
+                yield ": keep-alive\n\n"
+            await subscription.wait(poll)
+
+
+def _message(event: StoredEvent, viewer: Viewer) -> str:
+    data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+    return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"

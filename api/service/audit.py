@@ -1,0 +1,148 @@
+"""Audit: export a match as a portable record, verify a match, import a record from elsewhere.
+
+Functions of a store and the games (no HTTP here), shared by the routes and the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from adjudicator.kernel.decider import Game
+from api.service import access
+from api.service.errors import RecordInvalid
+from api.service.tokens import issue_match_tokens
+from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
+from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
+from projections.record import CLOSED, first_of, setup_from_events, setup_row
+from projections.verify import Check, VerifyReport, verify_record
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    match: MatchRecord
+    tokens: dict[str, object]
+    report: VerifyReport
+
+
+def export_for(
+    store: EventStore, match_id: str, grant: TokenGrant | None, exported_at: datetime
+) -> str:
+    """The full record (private payloads and salts included) for whoever may export it: the
+    host, or the auditor once the match is closed (403 otherwise, see ``access``)."""
+    match = existing(store, match_id)
+    access.require_exporter(match, grant)
+    return export_record(store, match, reveal=True, exported_at=exported_at)
+
+
+def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: datetime) -> str:
+    """The match's record as JSON Lines; ``reveal``: include private payloads and salts."""
+    return export_record(store, existing(store, match_id), reveal=reveal, exported_at=exported_at)
+
+
+def export_record(
+    store: EventStore, match: MatchRecord, *, reveal: bool, exported_at: datetime
+) -> str:
+    """:func:`export_text` of a match record already read."""
+    events = store.read(match.match_id)
+    header = make_header(
+        match_id=match.match_id,
+        game=match.game,
+        rules_version=match.rules_version,
+        status=match.status,
+        created_at=match.created_at,
+        exported_at=exported_at,
+        events=events,
+    )
+    return dumps(header, [envelope_line(event, reveal) for event in events])
+
+
+def verify_stored(
+    store: EventStore, games: Mapping[str, Game[Any, Any]], match_id: str
+) -> VerifyReport:
+    """Verify a match as this store holds it (every payload and salt known)."""
+    existing(store, match_id)
+    return verify_record(None, store.read(match_id), games)
+
+
+def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:
+    """Verify a record file's text offline; an unreadable file fails a ``format`` check."""
+    return parse_and_verify(text, games)[1]
+
+
+def parse_and_verify(
+    text: str, games: Mapping[str, Game[Any, Any]]
+) -> tuple[Record | None, VerifyReport]:
+    """The parsed record (None when malformed) and its report: parsed once, checked once."""
+    try:
+        record = loads(text)
+    except RecordFormatError as error:
+        return None, VerifyReport("", (format_failure(error),))
+    return record, verify_parsed(record, games)
+
+
+def format_failure(error: RecordFormatError) -> Check:
+    """The one failing check of a malformed record; its seq is the line's (header: line 1)."""
+    return Check("format", False, str(error), max(error.line - 1, 1))
+
+
+def verify_parsed(record: Record, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:
+    return verify_record(record.header, record.events, games, record.withheld)
+
+
+def import_text(store: EventStore, games: Mapping[str, Game[Any, Any]], text: str) -> Imported:
+    """Verify a record, then store it as the same match with fresh tokens.
+
+    Raises RecordInvalid (with the report) when anything fails or the record holds a NUL
+    character (PostgreSQL stores none), MatchExists when the match id is taken here. Nothing is
+    recorded unless everything succeeds.
+    """
+    record, report = parse_and_verify(text, games)
+    if record is None or not report.ok:
+        raise RecordInvalid(report.as_json())
+    nul = _first_nul(record) if "\\u0000" in text else None
+    if nul is not None:
+        detail = f"seq {nul}: a NUL character (\\u0000) cannot be stored"
+        raise RecordInvalid(
+            VerifyReport(report.match_id, (Check("format", False, detail, nul),)).as_json()
+        )
+    recorded = setup_from_events(record.events)
+    closed = first_of(record.events, CLOSED)
+    match = MatchRecord(
+        match_id=record.header.match_id,
+        game=recorded.game,
+        rules_version=recorded.rules_version,
+        status="open" if closed is None else "closed",
+        created_at=recorded.setup.created_at or record.events[0].occurred_at,
+        setup=setup_row(recorded),
+        last_seq=len(record.events),
+        closed_at=None if closed is None else closed.recorded_at,
+    )
+    tokens, token_records = issue_match_tokens(recorded.setup.seats)
+    store.import_match(match, token_records, record.events)
+    return Imported(match, tokens, report)
+
+
+def _first_nul(record: Record) -> int | None:
+    """The seq of the first event whose payload holds a NUL character, if any (the envelope's
+    other strings are patterns that admit none)."""
+    return next((e.seq for e in record.events if _holds_nul(e.payload)), None)
+
+
+def _holds_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
+
+
+def existing(store: EventStore, match_id: str) -> MatchRecord:
+    match = store.get_match(match_id)
+    if match is None:
+        raise UnknownMatch(match_id)
+    return match

@@ -1,0 +1,77 @@
+"""Several host-entered commands recorded as one atomic append (all or nothing).
+
+Each command is decided exactly as ``POST /matches/{id}/commands`` would decide it, at its own
+entered game time (never in the future, never before the previous one), against the state the
+commands before it leave. Their events are appended in one batch after the seq the first
+decision was made against: if another writer got in first, the whole batch is re-read and
+re-decided; if any command is refused, nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from adjudicator.kernel import runner
+from adjudicator.kernel.decider import Game
+from api.service.matches import MatchService, retrying
+from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
+from projections.facts import to_facts
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What a batch recorded: its events, each command's derived outcome, the result after."""
+
+    events: list[StoredEvent]
+    outcomes: list[dict[str, Any] | None]
+    result: dict[str, Any] | None
+
+
+def execute_batch(
+    service: MatchService,
+    match_id: str,
+    grant: TokenGrant,
+    entries: Sequence[tuple[Mapping[str, Any], datetime]],
+    sources: Sequence[dict[str, Any] | None] | None = None,
+) -> Batch:
+    """Record ``entries`` (command body, entered game time) in order, atomically; the events
+    of entry i carry ``sources[i]`` (where it came from, e.g. a chat post) when given."""
+    match = service.match(match_id)
+    commands = [(service.parse(match, body, grant), at) for body, at in entries]
+    origins = list(sources) if sources is not None else [None] * len(commands)
+    return retrying(lambda _: _attempt(service, match, grant, commands, origins))
+
+
+def _attempt(
+    service: MatchService,
+    match: MatchRecord,
+    grant: TokenGrant,
+    commands: Sequence[tuple[BaseModel, datetime]],
+    sources: Sequence[dict[str, Any] | None],
+) -> Batch:
+    game: Game[Any, Any] = service.game(match.game)
+    running = service.live.current(game, match)
+    state: Any = None
+    last_play, seq = running.last_play, running.seq
+    new: list[NewEvent] = []
+    decisions: list[runner.Decision[Any]] = []
+    for (command, at), source in zip(commands, sources, strict=True):
+        ctx = service.context(grant, last_play, at)
+        if state is None:
+            state = service.state_at(match, running, ctx.now)
+        decision = runner.run(game, state, command, ctx, seq + 1)
+        decisions.append(decision)
+        new.extend(replace(service.new_event(d, ctx), source=source) for d in decision.drafts)
+        state, seq, last_play = decision.after, decision.last_seq, ctx.now
+    if not new:
+        return Batch([], [], None if state is None else game.result(state))
+    stored = service.store.append(match.match_id, running.seq, new)
+    if running.accepts(to_facts(stored)):
+        service.live.put(match.match_id, running.extend(game, to_facts(stored)))
+    outcomes = [game.outcome(state, d.first_seq) for d in decisions]
+    return Batch(stored, outcomes, game.result(state))

@@ -1,0 +1,471 @@
+"""The match service: the one place where store, clock and rules meet (no HTTP here).
+
+A command: read the stream, fold it at ``now``, ``decide``, append with the expected seq. On a
+version conflict (another writer got in first) the command is re-read and re-decided against the
+new state, so two simultaneous buzzes are judged in the order the store recorded them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from adjudicator import rulings
+from adjudicator.kernel import runner
+from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
+from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Viewer
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
+from adjudicator.kernel.fold import Folded, Running
+from api.service import access
+from api.service.errors import ConfigInvalid
+from api.service.tokens import issue_match_tokens
+from events import (
+    EventStore,
+    IdempotentReplay,
+    MatchRecord,
+    NewEvent,
+    StoredEvent,
+    TokenGrant,
+    UnknownMatch,
+    VersionConflict,
+)
+from projections.checkpoints import Checkpoints
+from projections.facts import to_facts
+from projections.live import LiveFolds, head_of
+from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
+
+MAX_ATTEMPTS = 5
+GRANT_CACHE_SIZE = 100_000
+T = TypeVar("T")
+
+
+def retrying(attempt: Callable[[int], T]) -> T:
+    """Run ``attempt(n)`` again while another writer got in first (``n`` counts the tries; a
+    retry re-reads the stream); after ``MAX_ATTEMPTS`` the last ``VersionConflict`` reaches the
+    caller (409)."""
+    for n in range(MAX_ATTEMPTS - 1):
+        try:
+            return attempt(n)
+        except VersionConflict:
+            continue
+    return attempt(MAX_ATTEMPTS - 1)
+
+
+def scoped_key(actor: str, key: str | None) -> str | None:
+    """An ``Idempotency-Key`` as stored: scoped to the actor, so one actor's key never finds
+    (or refuses) another actor's request, and a guessed key tells nothing."""
+    return None if key is None else f"{actor}/{key}"
+
+
+def request_digest(actor: str, request: Any, at: datetime | None) -> str:
+    """What a retry must repeat exactly: the actor, the request and its entered game time."""
+    return sha256_hex(canonical_json({"actor": actor, "request": request, "at": at}))
+
+
+def not_in_future(moment: datetime, now: datetime) -> datetime:
+    if moment > now:
+        raise InvalidCommand("game_time_in_future", "an entered game time cannot be ahead")
+    return moment
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """What a command, ruling or close recorded, its derived outcome, whether it replays an
+    earlier request, and who acted (as a viewer of the match, to redact the events for)."""
+
+    events: list[StoredEvent]
+    outcome: dict[str, Any] | None
+    replayed: bool
+    viewer: Viewer
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    match: MatchRecord
+    tokens: dict[str, object]
+
+
+class MatchService:
+    def __init__(
+        self, store: EventStore, games: Mapping[str, Game[Any, Any]], clock: Callable[[], datetime]
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.clock = clock
+        self.live = LiveFolds(store)
+        self.checkpoints = Checkpoints(store)
+        self._grants: dict[str, TokenGrant] = {}
+        self._setups: dict[str, MatchRecord] = {}
+
+    def known_grant(self, token_hash: str) -> TokenGrant | None:
+        """A grant already remembered (no store access)."""
+        return self._grants.get(token_hash)
+
+    def grant_for(self, token_hash: str) -> TokenGrant | None:
+        """The grant of a token (by hash). Grants never change once issued, so a found one is
+        remembered; an unknown hash is asked of the store every time."""
+        grant = self._grants.get(token_hash)
+        if grant is None:
+            grant = self.store.match_for_token(token_hash)
+            if grant is not None and len(self._grants) < GRANT_CACHE_SIZE:
+                self._grants[token_hash] = grant
+        return grant
+
+    # matches
+
+    def create_match(
+        self,
+        game_name: str,
+        seats: tuple[str, str],
+        advantage: str | None,
+        config: Mapping[str, Any],
+        seed: int | None = None,
+    ) -> Created:
+        game = self.game(game_name)
+        if seats[0] == seats[1]:
+            raise InvalidCommand("duplicate_seat", "the two seats need different names")
+        if advantage is not None and advantage not in seats:
+            raise InvalidCommand("unknown_seat", f"Advantage holder {advantage!r} is not a seat")
+        try:
+            checked = game.config_model.model_validate(dict(config)).model_dump(mode="json")
+        except ValidationError as error:
+            raise ConfigInvalid(error) from None
+        seed = secrets.randbits(63) if seed is None else seed
+        setup = {"seats": list(seats), "advantage": advantage, "config": checked, "seed": seed}
+        tokens, records = issue_match_tokens(seats)
+        now, match_id = self.clock(), str(uuid.uuid4())
+        public = {k: v for k, v in setup.items() if k != "seed"}
+        header = {**public, "game": game.name, "rules_version": game.rules_version}
+        first = [
+            NewEvent("match.created", SYSTEM, now, header),
+            NewEvent("match.seeded", SYSTEM, now, {"seed": seed}, private_to=()),
+        ]
+        match = self.store.create_match(
+            match_id, game.name, game.rules_version, setup, records, now, first_events=first
+        )
+        return Created(match, tokens)
+
+    def game(self, name: str) -> Game[Any, Any]:
+        try:
+            return self.games[name]
+        except KeyError:
+            raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
+
+    def match(self, match_id: str) -> MatchRecord:
+        """The match as stored now (status, last seq); 404 ``unknown_match``."""
+        match = self.store.get_match(match_id)
+        if match is None:
+            raise UnknownMatch(match_id)
+        if len(self._setups) < GRANT_CACHE_SIZE:
+            self._setups[match_id] = match
+        return match
+
+    def setup_of(self, match_id: str) -> MatchRecord:
+        """The match for deciding a command: its game and setup never change, so a record read
+        once is reused (its status and last seq may be stale: the append checks both)."""
+        found = self._setups.get(match_id)
+        return found if found is not None else self.match(match_id)
+
+    # commands
+
+    def parse(
+        self, match: MatchRecord, body: Mapping[str, Any], grant: TokenGrant | None = None
+    ) -> BaseModel:
+        """The game's command model for ``body``. A seat's token acts for its own seat without
+        naming it: ``seat`` is filled in from the token when the command takes one."""
+        game = self.game(match.game)
+        kind = body.get("type")
+        model = game.command_models.get(kind) if isinstance(kind, str) else None
+        if model is None:
+            known = ", ".join(sorted(game.command_models))
+            raise InvalidCommand("unknown_command", f"{match.game} commands are: {known}")
+        data = dict(body)
+        seat = access.own_seat(grant)
+        if seat is not None and "seat" in model.model_fields:
+            data.setdefault("seat", seat)
+        return model.model_validate(data)
+
+    def execute(
+        self,
+        match_id: str,
+        grant: TokenGrant,
+        body: Mapping[str, Any],
+        *,
+        occurred_at: datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> Acted:
+        """A game command from ``grant`` (a seat for itself, or the host), at now or, from the
+        host, at the entered game time ``occurred_at``."""
+        access.acting_in(grant, match_id)
+        match = self.setup_of(match_id)
+        command = self.parse(match, body, grant)
+        actor = access.actor_of(grant)
+        key = scoped_key(actor, idempotency_key)
+        digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
+        try:
+            return retrying(
+                lambda n: self._attempt(match, grant, command, occurred_at, key, digest, n)
+            )
+        except IdempotentReplay as replayed:
+            return self._replayed(match, grant, replayed.events)
+
+    def _attempt(
+        self,
+        match: MatchRecord,
+        grant: TokenGrant,
+        command: BaseModel,
+        occurred_at: datetime | None,
+        key: str | None,
+        digest: str,
+        attempt: int = 0,
+    ) -> Acted:
+        """Decide and append. The first try decides against the cached live fold without
+        reading the store (a stale one shows as a version conflict, or is re-checked when it
+        refuses); a retry reads the tail first."""
+        game = self.game(match.game)
+        live = (
+            self.live.cached(game, match) if attempt == 0 else self.live.current_live(game, match)
+        )
+        if key is not None:
+            self.store.check_idempotent(match.match_id, key, digest)
+        try:
+            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
+        except DomainError:
+            fresh = self.live.current_live(game, match) if attempt == 0 else live
+            if fresh.running.seq == live.running.seq:
+                raise
+            live = fresh
+            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
+        running = live.running
+        new = [self.new_event(d, ctx) for d in decision.drafts]
+        stored = self.store.append(
+            match.match_id,
+            running.seq,
+            new,
+            idempotency_key=key,
+            request_digest=digest,
+            head=live.head,
+        )
+        facts = to_facts(stored)
+        if running.accepts(facts):
+            self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
+        viewer = access.viewer_of(match, grant)
+        return Acted(stored, runner.outcome(game, decision), replayed=False, viewer=viewer)
+
+    def _decide(
+        self,
+        match: MatchRecord,
+        running: Running[Any],
+        grant: TokenGrant,
+        command: BaseModel,
+        occurred_at: datetime | None,
+    ) -> tuple[runner.Decision[Any], Context]:
+        ctx = self.context(grant, running.last_play, occurred_at)  # who may act, and when
+        state = self.state_at(match, running, ctx.now)
+        return runner.run(self.game(match.game), state, command, ctx, running.seq + 1), ctx
+
+    def state_at(self, match: MatchRecord, running: Running[Any], now: datetime) -> Any:
+        """The match's state at game time ``now`` as known now: the live fold advanced, or a
+        fresh fold when ``now`` lies before the live fold's horizon (an entered past time)."""
+        game = self.game(match.game)
+        state = running.at(game, now)
+        if state is None:
+            state = self.snapshot(match.match_id, now).folded.state
+        return state
+
+    def context(
+        self, grant: TokenGrant, last_play: datetime | None, occurred_at: datetime | None
+    ) -> Context:
+        """Who acts and at what game time: the host's entered time (checked) or now."""
+        now = self.clock()
+        if occurred_at is not None:
+            now = self._entered_time(grant, occurred_at, now, last_play)
+        elif last_play is not None and last_play > now:
+            now = last_play  # a replica whose clock lags never folds the past wrongly
+        return access.acting(grant, now)
+
+    @staticmethod
+    def _entered_time(
+        grant: TokenGrant, entered: datetime, now: datetime, last: datetime | None
+    ) -> datetime:
+        access.require_time_enterer(grant)
+        entered = not_in_future(entered, now)
+        if last is not None and entered < last:
+            raise RuleViolation(
+                "game_time_backwards",
+                f"game time {iso(entered)} is before the last recorded one, {iso(last)}",
+            )
+        return entered
+
+    @staticmethod
+    def new_event(draft: Draft, ctx: Context) -> NewEvent:
+        """The event to append for ``draft``, acted by ``ctx.actor`` at game time ``ctx.now``."""
+        return NewEvent(draft.type, ctx.actor, ctx.now, draft.payload, draft.private_to)
+
+    def _replayed(self, match: MatchRecord, grant: TokenGrant, events: list[StoredEvent]) -> Acted:
+        game = self.game(match.game)
+        state = self.live.current(game, match).state
+        outcome = game.outcome(state, events[0].seq)
+        return Acted(events, outcome, replayed=True, viewer=access.viewer_of(match, grant))
+
+    # rulings
+
+    def rule(
+        self,
+        match_id: str,
+        grant: TokenGrant,
+        ruling: rulings.AnyRuling,
+        *,
+        idempotency_key: str | None = None,
+    ) -> Acted:
+        """Host: record a ruling at its game time (default now, never in the future), after
+        checking that it can act (see ``adjudicator.rulings``)."""
+        access.acting_in(grant, match_id)
+        match = self.match(match_id)
+        access.require_host(grant, "issues rulings")
+        now = self.clock()
+        at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
+        key = scoped_key(HOST, idempotency_key)
+        digest = request_digest(HOST, ruling.model_dump(mode="json"), at)
+
+        def attempt() -> Acted:
+            if key is not None:
+                self.store.check_idempotent(match_id, key, digest)
+            draft, last = self._decide_ruling(match, ruling, at)
+            event = NewEvent(draft.type, HOST, at, draft.payload)
+            stored = self.store.append(
+                match_id, last, [event], idempotency_key=key, request_digest=digest
+            )
+            return Acted(stored, None, replayed=False, viewer=viewer)
+
+        viewer = access.viewer_of(match, grant)
+        try:
+            return retrying(lambda _: attempt())
+        except IdempotentReplay as replayed:
+            return Acted(replayed.events, None, replayed=True, viewer=viewer)
+
+    def _decide_ruling(
+        self, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
+    ) -> tuple[Draft, int]:
+        game = self.game(match.game)
+        running = self.live.current(game, match)
+        seq = rulings.target_seq(ruling)
+        target = None if seq is None else rulings.RulingTarget(seq, self._type_of(match, seq))
+        draft = rulings.decide_ruling(
+            ruling,
+            actor=HOST,
+            last_seq=running.seq,
+            seats=match.setup["seats"],
+            target=target,
+            supported=game.rulings,
+            amendable=game.amendable,
+        )
+        ended = isinstance(ruling, rulings.EndRound)
+        if ended and not game.in_round(self.state_at(match, running, at)):
+            raise RuleViolation("no_round_in_progress", f"no round is in progress at {iso(at)}")
+        return draft, running.seq
+
+    def _type_of(self, match: MatchRecord, seq: int) -> str | None:
+        found = self.store.read(match.match_id, after_seq=seq - 1, to_seq=seq) if seq >= 1 else []
+        return found[0].type if found else None
+
+    # closing
+
+    def close(self, match_id: str, grant: TokenGrant) -> Acted:
+        """Host: close the match. The result as folded now is recorded in ``match.closed`` by
+        the append that closes the match (of racing closes one wins, the others get
+        ``match_closed``); from then on nothing more is recorded, and auditors see every
+        private fact and salt."""
+        access.acting_in(grant, match_id)
+        access.require_host(grant, "closes a match")
+        match = self.match(match_id)
+        game = self.game(match.game)
+
+        def attempt() -> Acted:
+            running = self.live.current(game, match)
+            now = max(self.clock(), running.last_play or self.clock())
+            state = running.at(game, now) or self.snapshot_of(match, now).folded.state
+            payload = {"result": game.result(state), "rules_version": game.rules_version}
+            event = NewEvent("match.closed", HOST, now, payload)
+            stored = self.store.append(match_id, running.seq, [event], close=True)
+            closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
+            return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
+
+        return retrying(lambda _: attempt())
+
+    # reads
+
+    def snapshot(
+        self,
+        match_id: str,
+        at: datetime | None = None,
+        known: Known = NOW,
+        viewer: Viewer | None = None,
+    ) -> Snapshot:
+        """The match at game time ``at`` (default now) as known at record time ``known``
+        (default now). For a ``viewer`` who does not see everything, ``at`` never passes the
+        record time asked about (at most now): a deadline that has not yet passed in real
+        time reveals nothing (``projections.views.reveal_horizon``)."""
+        return self.snapshot_of(self.match(match_id), at, known, viewer)
+
+    def snapshot_of(
+        self,
+        match: MatchRecord,
+        at: datetime | None = None,
+        known: Known = NOW,
+        viewer: Viewer | None = None,
+    ) -> Snapshot:
+        """:meth:`snapshot` of a match record already read."""
+        now = self.clock()
+        at = at or now
+        game = self.game(match.game)
+        if known.is_now:
+            if viewer is not None:
+                at = reveal_horizon(viewer, at, now)
+            running = self.live.current(game, match)
+            state = running.at(game, at)
+            if state is not None:
+                return Snapshot(match, Folded(state, running.effects), at, known, running.seq)
+        log = self.checkpoints.known(game, match, known)
+        if not known.is_now and viewer is not None:
+            at = reveal_horizon(viewer, at, known_instant(known, log.tail, now))
+        return Snapshot(match, log.fold(at), at, known, log.last_seq)
+
+    def events(
+        self, match_id: str, known: Known = NOW, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The match's events after ``after_seq`` (at most ``limit``), as recorded by
+        ``known`` (default: now)."""
+        return self.events_of(self.match(match_id), known, after_seq, limit)
+
+    def events_of(
+        self, match: MatchRecord, known: Known = NOW, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """:meth:`events` of a match record already read."""
+        to_seq = known.seq
+        if limit is not None:
+            to_seq = min(after_seq + limit, to_seq or after_seq + limit)
+        return self.store.read(
+            match.match_id, to_seq=to_seq, recorded_by=known.at, after_seq=after_seq
+        )
+
+    def result_of(self, match: MatchRecord) -> dict[str, Any] | None:
+        """The match's result as folded now (None while it is being played)."""
+        game = self.game(match.game)
+        running = self.live.current(game, match)
+        return game.result(
+            self.state_at(match, running, max(self.clock(), running.horizon or self.clock()))
+        )
+
+    @staticmethod
+    def status_of(match: MatchRecord, result: dict[str, Any] | None) -> str:
+        """``closed``; ``finished`` (a result, not closed yet); or ``open``."""
+        if match.status == "closed":
+            return "closed"
+        return "finished" if result is not None else "open"
