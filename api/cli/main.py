@@ -219,7 +219,10 @@ def _serve_parser(sub: Any) -> None:
     run.add_argument("--port", type=at_least(1, 65535))
     run.add_argument("--database-url", help="overrides DATABASE_URL")
     run.add_argument(
-        "--workers", type=int, default=1, help="uvicorn worker processes, each a replica"
+        "--workers",
+        type=at_least(1),
+        default=1,
+        help="uvicorn worker processes, each a replica (default 1: in this process)",
     )
     run.set_defaults(func=serve)
 

@@ -30,7 +30,10 @@ def add_parser(sub: Any, run: Any) -> None:
     the parsed arguments and the store URL resolver."""
     top = sub.add_parser("transcript", help="referee a match from a chat export")
     actions = top.add_subparsers(dest="transcript_command", required=True)
-    for name, what in (("preview", "show what each post becomes"), ("enter", "record it")):
+    for name, what in (
+        ("preview", "show what each post of a chat export becomes (records nothing)"),
+        ("enter", "record a chat export's accepted posts as the match's commands"),
+    ):
         one = actions.add_parser(name, help=what)
         one.add_argument("files", nargs="+", metavar="FILE", help="channel export(s)")
         one.add_argument("--match", required=True, help="the match id")

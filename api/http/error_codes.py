@@ -1,7 +1,7 @@
 """Every error code the service answers with: its HTTP status and what it means. One table for
 every game and route, so a code has one status everywhere. ``tests/golden/error_codes.json`` is
-this table as reviewed; the README's error table is generated from it
-(``.venv/bin/python -m api.http.error_codes``).
+this table as reviewed; the README's error table is generated from it. After adding or changing
+a code, ``.venv/bin/python -m api.http.error_codes`` rewrites both (review the diff).
 
 Statuses: 422 the request is malformed or names what does not exist; 409 it is well formed but
 the match's state forbids it now (or another writer got in first); 403 the token may not do it;
@@ -11,7 +11,9 @@ failed.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,5 +169,37 @@ def markdown() -> str:
     return "\n".join(rows)
 
 
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+GOLDEN = ROOT / "tests" / "golden" / "error_codes.json"
+BEGIN, END = "<!-- error-table:begin -->", "<!-- error-table:end -->"
+
+
+def golden() -> str:
+    """The table as its reviewed golden file holds it."""
+    table = {code: {"status": e.status, "meaning": e.meaning} for code, e in CODES.items()}
+    return json.dumps(table, indent=1, sort_keys=True, ensure_ascii=False)
+
+
+def with_table(readme: str) -> str:
+    """``readme`` with the generated table between its markers replaced by :func:`markdown`."""
+    start = readme.index(BEGIN) + len(BEGIN)
+    end = readme.index(END, start)
+    return f"{readme[:start]}\n{markdown()}\n{readme[end:]}"
+
+
+def regenerate() -> list[Path]:
+    """Rewrite the README's table and the golden file from :data:`CODES`; the files changed."""
+    changed = []
+    for path, make in ((README, with_table), (GOLDEN, lambda _: golden())):
+        old = path.read_text(encoding="utf-8")
+        new = make(old)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
 if __name__ == "__main__":
-    print(markdown())
+    for path in regenerate():
+        print(f"rewrote {path.relative_to(ROOT)}")

@@ -7,7 +7,7 @@ import ast
 import json
 from pathlib import Path
 
-from api.http.error_codes import CODES, markdown
+from api.http.error_codes import CODES, golden, markdown, with_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).with_name("error_codes.json")
@@ -73,6 +73,14 @@ def test_every_code_the_service_raises_is_in_the_table() -> None:
 
 def test_the_readme_error_table_is_generated_from_the_table() -> None:
     assert markdown() in (ROOT / "README.md").read_text()
+
+
+def test_regenerating_the_readme_table_and_the_golden_file_changes_nothing() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert with_table(readme) == readme
+    assert golden() == GOLDEN.read_text(encoding="utf-8")
+    edited = readme.replace("| `wrong_round` | 409 |", "| `wrong_round` | 422 |")
+    assert edited != readme and with_table(edited) == readme
 
 
 def test_one_code_one_status() -> None:

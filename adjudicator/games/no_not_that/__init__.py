@@ -30,7 +30,9 @@ Choices where the spec is silent (what a fair host would do):
 * Life Ring "no point change": the accused (or the opponent) does not gain the point either.
 * Two prompt claims in one step: each solution stays sealed until both are in or the other window
   has closed; a lapsed window reveals the sealed one in the views (no event marks that instant).
-  A challenge window runs from the moment the solution is judged correct (reveal or host ruling).
+  Each challenge window runs the step time from its own solution's time (spec, "Exact
+  resolutions"), closing at the reveal if it has run out by then; after a host verdict on the
+  prompt, from that verdict (``flow.challenge_end``).
 * A challenge of a solution whose objects need host verdicts waits for all of them. A verdict
   by ``judge_category`` is on one submission (every claim about that submission, and any later
   challenge of it, reads it) for the rest of the round; a Head Start object of the same value

@@ -3,9 +3,9 @@ refused.
 
 The configuration is what the host fixes when creating a match: the rounds, their rules and
 times, and items. Commands are what a seat or the host asks to do. Seat commands name the acting
-``seat``; a seat may act only for itself (the host may act for any seat, e.g. when entering a
-match played elsewhere). Objects are checked for sanity by ``decide`` so that a bad object gets
-the stable code ``bad_object``.
+``seat`` (the service fills it in from a seat's token when it is left out); a seat may act only
+for itself (the host may act for any seat, e.g. when entering a match played elsewhere). Objects
+are checked for sanity by ``decide`` so that a bad object gets the stable code ``bad_object``.
 """
 
 from __future__ import annotations

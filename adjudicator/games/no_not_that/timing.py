@@ -4,7 +4,8 @@ before ``now``, in time order, each at its own instant.
 * Step deadline: opening + countdown + step time. A seat that has not acted loses a safety net
   (or, with none left, a point) and gets ``extension_seconds`` more, as often as it passes.
 * Solution window: ``solution_seconds`` from the step's resolution; lapsing cancels the claim.
-* Challenge window: the round's step time from the verdict; lapsing lets the 3 points stand.
+* Challenge window: the round's step time from the solution's time (from the host's verdict when
+  the prompt needed one; ``flow.challenge_end``); lapsing lets the 3 points stand.
 """
 
 from __future__ import annotations

@@ -60,10 +60,6 @@ def codes(value: int) -> tuple[int, int]:
     return value % 10, value // 10
 
 
-def valid_value(value: int) -> bool:
-    return 0 <= value <= MAX_VALUE
-
-
 def cell_name(cell: int, n: int) -> str:
     row, col = divmod(cell, n)
     return f"{FILES[col]}{row + 1}"

@@ -114,10 +114,6 @@ def value_of(code: int) -> int:
     return code >> 2
 
 
-def is_zombie(code: int) -> bool:
-    return bool(code & 2)
-
-
 def counts(pos: Position, player: int) -> tuple[int, int]:
     """(living, zombies) of ``player`` on the board; hands never count (6.2)."""
     own = pos.owned[player - 1]

@@ -96,9 +96,6 @@ class Round:
     def priority_until(self) -> datetime | None:
         return self.started_at + PRIORITY_WINDOW if self.priority_holder else None
 
-    def locked(self, seat: str, target: str) -> bool:
-        return any(lo.seat == seat and lo.target == target for lo in self.lockouts)
-
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:

@@ -51,6 +51,8 @@ def test_demo_refuses_more_rounds_than_the_game_allows(capsys: pytest.CaptureFix
         (["demo", "--port", "70000"], "argument --port: must be from 1 to 65535, not 70000"),
         (["demo", "--game", "chess"], "argument --game: invalid choice: 'chess'"),
         (["serve", "--port", "0"], "argument --port: must be from 1 to 65535, not 0"),
+        (["serve", "--workers", "0"], "argument --workers: must be at least 1, not 0"),
+        (["serve", "--workers", "-2"], "argument --workers: must be at least 1, not -2"),
     ],
 )
 def test_bad_option_values_are_argparse_errors(
