@@ -8,12 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 
-from adjudicator.games.zombego.position import Rules
 from events import EventStore
 from infra.bench.figures_http import Bench
 from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
 from infra.bench.table import Row
-from infra.bench.zombego_bench import bench_playouts
+from infra.bench.zombego_bench import CONFIGS, bench_playouts
 
 REPEATS = 5
 
@@ -139,9 +138,13 @@ def verify(bench: Bench) -> list[Row]:
 
 
 def zombego(bench: Bench) -> list[Row]:
+    """Random play-outs per CPU second on both configurations, against Ludii 1.3.14's rate
+    (recorded earlier on this kind of machine; Ludii does not run here)."""
     seconds = 2.0 if bench.quick else 10.0
-    rate, _, plies, _ = bench_playouts(Rules(), seconds)
-    return [
-        Row("Zombego random play-outs/s per CPU second (default options)", rate, "/s"),
-        Row("Zombego plies per play-out", plies, ""),
-    ]
+    rows = []
+    for config in CONFIGS:
+        rate, _, plies, _ = bench_playouts(config.rules, seconds)
+        rows.append(Row(f"Zombego play-outs/s, {config.label}", rate, "/s", config.ludii,
+                        "Ludii 1.3.14, recorded"))  # fmt: skip
+        rows.append(Row(f"Zombego plies per play-out, {config.label}", plies, ""))
+    return rows
