@@ -266,3 +266,12 @@ def test_a_client_that_leaves_frees_its_stream_on_a_real_server(app: Any) -> Non
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_a_stream_opened_after_the_close_of_a_closed_match_ends_at_once(api: Api) -> None:
+    supplied_match(api, seed=5)
+    api.client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+    last = api.last_seq()
+    assert read_stream(api, after_seq=last) == []
+    assert read_stream(api, after_seq=last + 50) == []
+    assert [kind for _, kind, _ in read_stream(api, after_seq=last - 1)] == ["match.closed"]

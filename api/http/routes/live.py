@@ -8,7 +8,8 @@ per append (see :mod:`api.service.wakeups`): woken at once by an append in this 
 PostgreSQL by the NOTIFY of an append in any replica, and re-read at least every
 ``stream_poll_seconds``. A replay from an old seq reads the store in pages of
 ``api.service.wakeups.PAGE`` events, so memory per stream stays bounded whatever the match's
-length. The stream ends after the ``match.closed`` event.
+length. The stream ends after the ``match.closed`` event; asked to start at or after the close
+of a closed match, it ends at once, empty.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ async def stream(
     resumed = last_event_id and last_event_id.isdigit() and int(last_event_id) <= MAX_SEQ
     start = int(last_event_id) if resumed and last_event_id else after_seq
     poll = request.app.state.settings.stream_poll_seconds
+    if match.status == "closed" and start >= match.last_seq:  # nothing will ever follow
+        return StreamingResponse(iter(()), media_type="text/event-stream")
     feed = _feed(request, service, match_id, access.viewer_of(match, grant), start, poll)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
