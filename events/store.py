@@ -155,14 +155,15 @@ class EventStore:
             if not self.has_operator_token(token_hash):
                 raise
 
-    def replace_operator_tokens(self, token_hash: str | None) -> None:
+    def replace_operator_tokens(self, token_hash: str | None) -> int:
         """Make ``token_hash`` the one operator token (None: none at all), in one transaction:
-        every earlier operator token stops working at once."""
+        every earlier operator token stops working at once. Returns how many were revoked."""
         with self._writer() as conn:
-            conn.execute(delete(operator_tokens))
+            revoked = conn.execute(delete(operator_tokens)).rowcount
             if token_hash is not None:
                 row = {"token_hash": token_hash, "created_at": self._now()}
                 conn.execute(insert(operator_tokens).values(row))
+        return int(revoked)
 
     def has_operator_token(self, token_hash: str) -> bool:
         with self._reader() as conn:

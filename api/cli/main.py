@@ -262,10 +262,10 @@ def operator_token(args: argparse.Namespace) -> int:
     store = EventStore.from_url(_store_url(args))
     try:
         token = new_token("op") if args.action == "rotate" else None
-        store.replace_operator_tokens(None if token is None else token_hash(token))
+        revoked = store.replace_operator_tokens(None if token is None else token_hash(token))
     finally:
         store.dispose()
-    print(json.dumps({"operator_token": token, "revoked_earlier": True}))
+    print(json.dumps({"operator_token": token, "revoked": revoked}))
     return 0
 
 

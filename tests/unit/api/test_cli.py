@@ -196,9 +196,13 @@ def test_operator_token_rotate_revokes_every_earlier_token(
 
     url = f"sqlite:///{tmp_path / 'ops.sqlite3'}"
     assert main(["operator-token", "rotate", "--database-url", url]) == 0
-    first = json.loads(capsys.readouterr().out)["operator_token"]
+    said = json.loads(capsys.readouterr().out)
+    first = said["operator_token"]
+    assert said["revoked"] == 0  # a fresh database had no operator token to revoke
     assert main(["operator-token", "rotate", "--database-url", url]) == 0
-    second = json.loads(capsys.readouterr().out)["operator_token"]
+    said = json.loads(capsys.readouterr().out)
+    second = said["operator_token"]
+    assert said["revoked"] == 1
     store = EventStore.from_url(url)
     try:
         assert store.has_operator_token(token_hash(second))
