@@ -106,8 +106,10 @@ def the_past_shows_the_lockout(server: str, links: dict[str, str], page: Any) ->
     page.fill("#at-slider", "0")  # the slider's start: the match as created
     page.wait_for_selector("#round-line:has-text('Next: round 1 of 1')")
     assert page.query_selector("#grid") is None and points(page, "alpha") == "0"
-    miss = next(b for b in _buzzes(server, links) if b["pairs"][0]["outcome"] == "incorrect")
-    moment = datetime.fromisoformat(miss["when"]) + timedelta(milliseconds=300)
+    buzzes = sorted(_buzzes(server, links), key=lambda b: b["seq"])
+    at = next(i for i, b in enumerate(buzzes) if b["pairs"][0]["outcome"] == "incorrect")
+    miss, then = (datetime.fromisoformat(b["when"]) for b in buzzes[at : at + 2])
+    moment = miss + (then - miss) / 2  # after the miss, before beta's find releases the lockout
     page.fill("#at-input", moment.isoformat())
     page.click("#at-go")
     page.wait_for_selector(".past")
