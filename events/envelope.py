@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
+from hashlib import sha256
 from operator import itemgetter
 from typing import Any, Literal
 
-from adjudicator.kernel.canonical import (
-    fast_canonical_json,
-    iso,
-    plain,
-    sha256_hex,
-    stdlib_canonical_json,
-)
+from adjudicator.kernel.canonical import fast_canonical_json, iso, plain, stdlib_canonical_json
 
 GENESIS_HASH = "0" * 64
 Visibility = Literal["public", "private"]
@@ -35,7 +31,11 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """An event as recorded. ``position`` is the global order in this store instance only."""
+    """An event as recorded. ``position`` is the global order in this store instance only.
+
+    ``occurred_iso`` and ``recorded_iso`` are the two times as ``iso`` writes them (what the
+    hash covers), formatted once per event; a record's parser, which reads them in that form,
+    hands them over (:func:`assembled`)."""
 
     match_id: str
     seq: int
@@ -57,6 +57,27 @@ class StoredEvent:
     def visibility(self) -> Visibility:
         return "public" if self.private_to is None else "private"
 
+    @cached_property
+    def occurred_iso(self) -> str:
+        return iso(self.occurred_at)
+
+    @cached_property
+    def recorded_iso(self) -> str:
+        return iso(self.recorded_at)
+
+
+_new = object.__new__
+
+
+def assembled(fields: dict[str, Any]) -> StoredEvent:
+    """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso`` and
+    ``recorded_iso`` (which must be ``iso`` of its times). Built without ``__init__``, which
+    only assigns the fields one by one (a frozen dataclass's assignments are slow): for a
+    parser of many events that has checked each field itself."""
+    event: StoredEvent = _new(StoredEvent)
+    event.__dict__.update(fields)
+    return event
+
 
 def envelope_hash(
     *,
@@ -77,13 +98,45 @@ def envelope_hash(
     hashed as null (its commitment stands for it), so a redacted export still verifies.
     ``source`` is hashed only when set, so every envelope recorded before it existed keeps its
     hash."""
+    envelope = _envelope(
+        match_id,
+        seq,
+        type,
+        actor,
+        iso(occurred_at),
+        iso(recorded_at),
+        payload,
+        private_to,
+        commitment,
+        idempotency_key,
+        prev_hash,
+        source,
+    )
+    return sha256(_canonical(envelope)).hexdigest()
+
+
+def _envelope(
+    match_id: str,
+    seq: int,
+    type: str,
+    actor: str,
+    occurred_at: str,
+    recorded_at: str,
+    payload: dict[str, Any] | None,
+    private_to: tuple[str, ...] | None,
+    commitment: str | None,
+    idempotency_key: str | None,
+    prev_hash: str,
+    source: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The envelope the hash covers, its times already in ``iso`` form."""
     envelope = {
         "match_id": match_id,
         "seq": seq,
         "type": type,
         "actor": actor,
-        "occurred_at": iso(occurred_at),
-        "recorded_at": iso(recorded_at),
+        "occurred_at": occurred_at,
+        "recorded_at": recorded_at,
         "visibility": "public" if private_to is None else "private",
         "private_to": None if private_to is None else list(private_to),
         "commitment": commitment,
@@ -93,7 +146,7 @@ def envelope_hash(
     }
     if source is not None:
         envelope["source"] = source
-    return sha256_hex(_canonical(envelope))
+    return envelope
 
 
 _STRINGS = frozenset({str, type(None)})
@@ -107,31 +160,25 @@ def _canonical(envelope: dict[str, Any]) -> bytes:
 
 
 def _plain(envelope: dict[str, Any]) -> bool:
-    """``plain(envelope)``: the fixed fields checked by type at once, payload and source
-    walked."""
-    private_to, source = envelope["private_to"], envelope.get("source")
-    return (
-        _STRINGS.issuperset(map(type, _FIXED(envelope)))
-        and plain(envelope["seq"])
-        and (private_to is None or _STRINGS.issuperset(map(type, private_to)))
-        and plain(envelope["payload"])
-        and (source is None or plain(source))
-    )
+    """``plain(envelope)``: the fixed fields checked by type at once, the others walked."""
+    rest = (envelope["seq"], envelope["private_to"], envelope["payload"], envelope.get("source"))
+    return _STRINGS.issuperset(map(type, _FIXED(envelope))) and plain(rest)
 
 
 def hash_of(event: StoredEvent) -> str:
-    """The hash ``event`` should carry, recomputed from its fields."""
-    return envelope_hash(
-        match_id=event.match_id,
-        seq=event.seq,
-        type=event.type,
-        actor=event.actor,
-        occurred_at=event.occurred_at,
-        recorded_at=event.recorded_at,
-        payload=event.payload,
-        private_to=event.private_to,
-        commitment=event.commitment,
-        idempotency_key=event.idempotency_key,
-        prev_hash=event.prev_hash,
-        source=event.source,
+    """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``)."""
+    envelope = _envelope(
+        event.match_id,
+        event.seq,
+        event.type,
+        event.actor,
+        event.occurred_iso,
+        event.recorded_iso,
+        event.payload,
+        event.private_to,
+        event.commitment,
+        event.idempotency_key,
+        event.prev_hash,
+        event.source,
     )
+    return sha256(_canonical(envelope)).hexdigest()

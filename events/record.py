@@ -38,7 +38,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from adjudicator.kernel.canonical import iso, plain
-from events.envelope import GENESIS_HASH, StoredEvent
+from events.envelope import GENESIS_HASH, StoredEvent, assembled
 
 FORMAT = "adjudicator-match/1"
 
@@ -300,33 +300,30 @@ def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
 def _fast(line: str) -> tuple[StoredEvent, bool] | None:
     """The line read by :class:`_FastEnvelope`, or None for the exact path to decide."""
     try:
-        fast = _FastEnvelope.model_validate_json(line)
-        occurred_at = datetime.fromisoformat(fast.occurred_at)
-        recorded_at = datetime.fromisoformat(fast.recorded_at)
+        fast = _read_fast(line)
+        occurred_at = _from_iso(fast.occurred_at)
+        recorded_at = _from_iso(fast.recorded_at)
     except (ValidationError, ValueError):
         return None
-    source = fast.source
-    if _disclosure_problem(fast) or not (plain(fast.payload) and (source is None or plain(source))):
+    read: dict[str, Any] = fast.__dict__  # the fields, as pydantic keeps them
+    payload, private_to = read["payload"], read["private_to"]
+    if _disclosure_problem(fast) or not plain((payload, read["source"])):
         return None
-    private_to = fast.private_to
-    event = StoredEvent(
-        match_id=fast.match_id,
-        seq=fast.seq,
-        position=0,
-        type=fast.type,
-        actor=fast.actor,
-        occurred_at=occurred_at,
-        recorded_at=recorded_at,
-        payload={} if fast.payload is None else fast.payload,
-        private_to=None if private_to is None else tuple(private_to),
-        salt=fast.salt,
-        commitment=fast.commitment,
-        idempotency_key=fast.idempotency_key,
-        prev_hash=fast.prev_hash,
-        hash=fast.hash,
-        source=source,
-    )
-    return event, fast.payload is None
+    fields = {
+        **read,
+        "position": 0,
+        "occurred_at": occurred_at,
+        "recorded_at": recorded_at,
+        "payload": {} if payload is None else payload,
+        "private_to": None if private_to is None else tuple(private_to),
+        "occurred_iso": read["occurred_at"],  # canonical: iso gives the very text back
+        "recorded_iso": read["recorded_at"],
+    }
+    return assembled(fields), payload is None
+
+
+_read_fast = _FastEnvelope.__pydantic_validator__.validate_json
+_from_iso = datetime.fromisoformat
 
 
 def _validated(model: type[M], number: int, line: str | dict[str, Any]) -> M:

@@ -14,7 +14,7 @@ def to_fact(event: StoredEvent) -> Fact:
 
 
 def to_facts(events: Sequence[StoredEvent]) -> list[Fact]:
-    return [to_fact(e) for e in events]
+    return [Fact(e.seq, e.type, e.actor, e.occurred_at, e.payload) for e in events]
 
 
 def setup_of(match: MatchRecord) -> Setup:

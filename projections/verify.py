@@ -172,7 +172,7 @@ def refold_check(
     game = games.get(recorded.game)
     if game is None:
         return Check("refold", False, f"cannot re-fold: no game named {recorded.game!r} here")
-    hidden = sorted(set(withheld) & {e.seq for e in events})
+    hidden = sorted(set(withheld) & {e.seq for e in events}) if withheld else []
     if hidden:
         return Check("refold", False, f"cannot re-fold: payload of seq {hidden[0]} is withheld")
     try:

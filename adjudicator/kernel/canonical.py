@@ -76,7 +76,6 @@ def stdlib_canonical_json(value: Any) -> bytes:
 
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1  # orjson's range of ints
-_SCALARS = frozenset({str, bool, type(None)})
 
 
 def plain(value: Any) -> bool:
@@ -85,22 +84,18 @@ def plain(value: Any) -> bool:
     Dict keys are left to orjson, which refuses any key but an exact ``str``; a string with a
     lone surrogate is plain, yet orjson refuses it too. Walks without end a value that holds
     itself: call it on what orjson has serialised (see ``fast_canonical_json``)."""
-    pending = [value]
-    pop, extend = pending.pop, pending.extend
+    pending: list[Any] = [(value,)]  # containers whose items are still to be looked at
+    pop, push = pending.pop, pending.append
     while pending:
-        item = pop()
-        kind = type(item)
-        if kind in _SCALARS:
-            continue
-        if kind is int:
-            if not _INT_MIN <= item <= _INT_MAX:
+        container = pop()
+        for item in container.values() if type(container) is dict else container:
+            kind = type(item)
+            if kind is str or kind is bool or item is None:
+                continue
+            if kind is dict or kind is list or kind is tuple:
+                push(item)
+            elif kind is not int or not _INT_MIN <= item <= _INT_MAX:
                 return False
-        elif kind is dict:
-            extend(item.values())
-        elif kind is list or kind is tuple:
-            extend(item)
-        else:
-            return False
     return True
 
 

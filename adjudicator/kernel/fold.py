@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 
 from adjudicator import rulings
@@ -39,24 +40,30 @@ def acts_on_game(fact: Fact) -> bool:
 
 def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact]:
     """The facts that act on the game, in the order they act: by game time, then seq."""
+    voided, amended = effects.voided, effects.amended
     items: list[tuple[datetime, int, int, Fact]] = []
-    for fact in facts:
-        if rulings.is_ruling(fact.type) or fact.seq in effects.voided or not acts_on_game(fact):
+    for fact in facts:  # is_ruling and acts_on_game, inlined: this runs once per event
+        kind = fact.type
+        if kind.startswith(rulings.PREFIX) or kind.startswith(BOOKKEEPING) or fact.seq in voided:
             continue
-        amendment = effects.amended.get(fact.seq)
+        amendment = amended.get(fact.seq)
         acting = fact if amendment is None else replace(fact, amendment=amendment)
         items.append((fact.at, 1, fact.seq, acting))
     items.extend((ruling.at, 0, ruling.seq, ruling) for ruling in effects.timed)
-    items.sort(key=lambda item: item[:3])
+    items.sort(key=_ORDER)
     return [item[3] for item in items]
 
 
+_ORDER = itemgetter(0, 1, 2)
+
+
 def replay(game: Game[S, Any], state: S, ordered: Iterable[Fact], at: datetime) -> S:
+    evolve, advance = game.evolve, game.advance
     for fact in ordered:
         if fact.at > at:
             break
-        state = game.evolve(game.advance(state, fact.at), fact)
-    return game.advance(state, at)
+        state = evolve(advance(state, fact.at), fact)
+    return advance(state, at)
 
 
 def fold(game: Game[S, Any], setup: Setup, facts: Sequence[Fact], at: datetime) -> Folded[S]:

@@ -6,6 +6,7 @@ Case-insensitive on input, lower-case on output. Internally a cell is ``(row, co
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from adjudicator.kernel.errors import InvalidCommand
 
@@ -31,13 +32,19 @@ def column_letters(index: int) -> str:
 
 def parse(text: str) -> tuple[int, int]:
     """``"C4"`` -> ``(3, 2)``; raises ``malformed_coordinate`` on anything else."""
-    match = _COORD.match(text.strip().lower()) if isinstance(text, str) else None
-    if match is None:
+    cell = _cell(text) if isinstance(text, str) else None
+    if cell is None:
         raise InvalidCommand(
             "malformed_coordinate",
             f"{text!r} is not a coordinate: write column letters then a row number, like c4",
         )
-    return int(match.group(2)) - 1, column_index(match.group(1))
+    return cell
+
+
+@lru_cache(maxsize=4096)  # a fold reads the same few hundred cells again and again
+def _cell(text: str) -> tuple[int, int] | None:
+    match = _COORD.match(text.strip().lower())
+    return None if match is None else (int(match.group(2)) - 1, column_index(match.group(1)))
 
 
 def format_cell(row: int, col: int) -> str:

@@ -59,13 +59,10 @@ class Board:
 
     def matches(self, label: str, row: int, col: int) -> bool:
         """True when target ``label``'s marks equal the grid's at top-left ``(row, col)``."""
-        target = self.encoded_targets[label]
-        if row + len(target) > self.height or col + len(target[0]) > self.width:
+        target, grid = self.encoded_targets[label], self.encoded_grid
+        if row + len(target) > len(grid) or col + len(target[0]) > len(grid[0]):
             return False
-        return all(
-            self.encoded_grid[row + i][col : col + len(part)] == part
-            for i, part in enumerate(target)
-        )
+        return all(grid[row + i][col : col + len(part)] == part for i, part in enumerate(target))
 
     def occurrences(self, label: str) -> Iterator[tuple[int, int]]:
         return find_all(self.encoded_grid, self.encoded_targets[label])
