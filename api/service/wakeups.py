@@ -12,8 +12,10 @@ from an old seq, or a slow client) reads the store itself in pages of ``PAGE`` e
 Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
 ``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
 dropped with its last subscriber. Wake-ups carry no data and readers catch up by seq, so a lost
-one only delays an update until the next poll (:meth:`Subscription.wait` asks for a read when
-it times out, made only if the window is older than the poll interval).
+one only delays an update until the next poll: each hub keeps one ticker per event loop that,
+every poll interval, asks for a read (made only if the window is older than that) and lets
+every stream of that loop look once (and send its keep-alive when due). One timer per loop, not
+one per stream and wait.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class MatchHub:
         self._reading = False
         self._lock = threading.Lock()
         self._rendered: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
+        self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
     def take(self, seq: int) -> list[StoredEvent] | None:
         """The window's events after ``seq``; None when the window does not reach back to
@@ -138,6 +141,34 @@ class MatchHub:
             if not loop.is_closed():
                 loop.call_soon_threadsafe(_set_all, events)
 
+    def join(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event], poll: float) -> None:
+        """Add a subscriber (call from its loop, holding the lock); the first of a loop starts
+        that loop's ticker."""
+        self.subscribers.add(entry)
+        loop = entry[0]
+        if loop not in self._tickers:
+            self._tickers[loop] = loop.create_task(self._tick(loop, poll))
+
+    def leave(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
+        """Remove a subscriber (holding the lock); the last of a loop stops its ticker."""
+        self.subscribers.discard(entry)
+        loop = entry[0]
+        if not any(other is loop for other, _ in self.subscribers):
+            ticker = self._tickers.pop(loop, None)
+            if ticker is not None:
+                ticker.cancel()
+
+    async def _tick(self, loop: asyncio.AbstractEventLoop, poll: float) -> None:
+        """Every ``poll`` seconds: a read if the window is older than that (appends another
+        replica made that no wake-up announced), then every stream of this loop looks once
+        (and sends its keep-alive when due). One timer per loop, not one per stream."""
+        while True:
+            await asyncio.sleep(poll)
+            self.wake(max_age=poll)
+            with self._lock:
+                quiet = [event for other, event in self.subscribers if other is loop]
+            _set_all(quiet)
+
 
 def _set_all(events: list[asyncio.Event]) -> None:
     for event in events:
@@ -165,17 +196,14 @@ class Subscription:
             self.joined = True
         return page
 
-    def covered(self, seq: int) -> bool:
-        """Whether :meth:`next_batch` would answer from the shared window (without I/O)."""
-        return self.joined and self.hub.take(seq) is not None
+    def shared(self, seq: int) -> list[StoredEvent] | None:
+        """The shared window's events after ``seq`` (no I/O), or None when the stream must
+        read the store (:meth:`next_batch`, in a thread)."""
+        return self.hub.take(seq) if self.joined else None
 
-    async def wait(self, timeout: float) -> None:
-        """Until the hub has new events or ``timeout`` passes; then ask for a poll read."""
-        try:
-            async with asyncio.timeout(timeout):  # no task per wait, unlike asyncio.wait_for
-                await self.woken.wait()
-        except TimeoutError:
-            self.hub.wake(max_age=timeout)
+    async def wait(self) -> None:
+        """Until the hub has new events, or its ticker's next beat (every poll interval)."""
+        await self.woken.wait()
         self.woken.clear()
 
 
@@ -187,19 +215,22 @@ class Wakeups:
         self._lock = threading.Lock()
 
     @contextmanager
-    def subscription(self, match_id: str, reader: Reader) -> Iterator[Subscription]:
+    def subscription(
+        self, match_id: str, reader: Reader, poll: float = 2.0
+    ) -> Iterator[Subscription]:
         """Join ``match_id``'s hub (created on first use) for the life of a stream (call from a
-        coroutine); ``reader`` reads the store (``EventStore.read``)."""
+        coroutine); ``reader`` reads the store (``EventStore.read``); the stream looks at least
+        every ``poll`` seconds."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             hub = self._hubs.setdefault(match_id, MatchHub(match_id, reader))
             with hub._lock:
-                hub.subscribers.add(entry)
+                hub.join(entry, poll)
         try:
             yield Subscription(hub, entry[1])
         finally:
             with self._lock, hub._lock:
-                hub.subscribers.discard(entry)
+                hub.leave(entry)
                 if not hub.subscribers:
                     self._hubs.pop(match_id, None)
 

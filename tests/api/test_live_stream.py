@@ -14,7 +14,7 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from api.service import wakeups
-from events import NewEvent
+from events import EventStore, NewEvent
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match
 from tests.store.support import ManualClock
@@ -275,3 +275,36 @@ def test_a_stream_opened_after_the_close_of_a_closed_match_ends_at_once(api: Api
     assert read_stream(api, after_seq=last) == []
     assert read_stream(api, after_seq=last + 50) == []
     assert [kind for _, kind, _ in read_stream(api, after_seq=last - 1)] == ["match.closed"]
+
+
+def test_an_append_no_wake_up_announces_arrives_by_the_poll(
+    database_url: str, clock: ManualClock
+) -> None:
+    """An append by a writer this process does not hear of (another process on SQLite): the
+    hub's ticker re-reads within the poll interval and the stream delivers it."""
+    app = make_app(database_url, clock, stream_poll_seconds=0.2)
+    with TestClient(app) as client:
+        api = Api(client, clock)
+        supplied_match(api)
+        last = api.last_seq()
+        seen: list[tuple[str, str, Any]] = []
+        reader = threading.Thread(target=read_stream, args=(api,), kwargs={"into": seen})
+        reader.start()
+        for _ in range(200):
+            if len(seen) >= last:
+                break
+            time.sleep(0.01)
+        unheard = EventStore.from_url(database_url)  # no wake-up reaches this app's hubs
+        try:
+            payload = {"seat": "alpha", "pairs": [{"target": "A", "at": "a1"}]}
+            unheard.append(api.match_id, last, [NewEvent("zoom.buzzed", "host", clock(), payload)])
+            for _ in range(300):
+                if len(seen) > last:
+                    break
+                time.sleep(0.01)
+            assert [kind for _, kind, _ in seen[last:]] == ["zoom.buzzed"]
+        finally:
+            unheard.dispose()
+        client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
+        reader.join(10)
+    app.state.service.store.dispose()

@@ -14,7 +14,6 @@ of a closed match, it ends at once, empty.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from functools import partial
@@ -27,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from adjudicator.kernel.decider import Viewer
 from api.http.deps import MaybeGrant, Service
 from api.http.params import MAX_SEQ, Seq
+from api.http.responses import encode
 from api.http.schemas import errors
 from api.service import access
 from api.service.matches import MatchService
@@ -85,11 +85,11 @@ async def _feed(
 ) -> AsyncIterator[str]:
     wakeups: Wakeups = request.app.state.wakeups
     quiet_since = time.monotonic()
-    with wakeups.subscription(match_id, service.store.read) as subscription:
+    with wakeups.subscription(match_id, service.store.read, poll) as subscription:
         while True:  # a client that leaves cancels this (Starlette listens for the disconnect)
-            if subscription.covered(seq):
-                batch = subscription.next_batch(seq)  # from the shared window: no I/O
-            else:
+            batch = subscription.shared(seq)  # from the shared window: no I/O
+            from_store = batch is None
+            if batch is None:
                 batch = await run_in_threadpool(subscription.next_batch, seq)
             for event in batch:
                 yield subscription.hub.rendered(event, viewer, partial(_message, event, viewer))
@@ -98,13 +98,16 @@ async def _feed(
                     return
             if batch:
                 quiet_since = time.monotonic()
-                continue
+                if from_store:  # a page of the store: the next may follow at once
+                    continue
+            # the window gave all it had; an append after that sets the event, so waiting
+            # now misses nothing (the event is cleared before the window is read)
             if time.monotonic() - quiet_since >= KEEP_ALIVE_SECONDS:
                 quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
-            await subscription.wait(poll)
+            await subscription.wait()
 
 
 def _message(event: StoredEvent, viewer: Viewer) -> str:
-    data = json.dumps(event_view(event, viewer), separators=(",", ":"))
+    data = encode(event_view(event, viewer)).decode()
     return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
