@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, NoReturn
@@ -42,6 +43,14 @@ class EventStore:
         self.engine = engine
         self._clock = clock or utc_now
         self._callbacks: list[Callable[[str], None]] = []
+        # SQLite lets one writer in at a time; writers of this process queue here, in order,
+        # instead of in SQLite's busy handler, which sleeps in growing steps (up to 100 ms a
+        # try) and made a command's p99 under 8 clients a quarter of a second. Writers in
+        # other processes still wait in the busy handler (``events.engine.BUSY_TIMEOUT_MS``).
+        sqlite = engine.dialect.name == "sqlite"
+        self._write_turn: AbstractContextManager[object] = (
+            threading.RLock() if sqlite else nullcontext()
+        )
 
     @classmethod
     def from_url(cls, url: str, clock: Clock | None = None) -> EventStore:
@@ -57,7 +66,7 @@ class EventStore:
 
     @contextmanager
     def _writer(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
+        with self._write_turn, self.engine.connect() as conn:
             conn.execution_options(**{WRITE: True})
             with conn.begin():
                 yield conn
