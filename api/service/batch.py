@@ -18,7 +18,8 @@ from pydantic import BaseModel
 
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import Game
-from api.service.matches import MatchService, retrying
+from api.service.matches import MatchService
+from api.service.requests import retrying
 from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
 from projections.facts import to_facts
 

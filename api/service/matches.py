@@ -12,18 +12,19 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from adjudicator import rulings
 from adjudicator.kernel import runner
-from adjudicator.kernel.canonical import canonical_json, iso, sha256_hex
+from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Viewer
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
 from api.service import access
 from api.service.errors import ConfigInvalid
+from api.service.requests import not_in_future, request_digest, retrying, scoped_key
 from api.service.tokens import issue_match_tokens
 from events import (
     EventStore,
@@ -33,45 +34,13 @@ from events import (
     StoredEvent,
     TokenGrant,
     UnknownMatch,
-    VersionConflict,
 )
 from projections.checkpoints import Checkpoints
 from projections.facts import to_facts
 from projections.live import LiveFolds, head_of
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
-MAX_ATTEMPTS = 5
 GRANT_CACHE_SIZE = 100_000
-T = TypeVar("T")
-
-
-def retrying(attempt: Callable[[int], T]) -> T:
-    """Run ``attempt(n)`` again while another writer got in first (``n`` counts the tries; a
-    retry re-reads the stream); after ``MAX_ATTEMPTS`` the last ``VersionConflict`` reaches the
-    caller (409)."""
-    for n in range(MAX_ATTEMPTS - 1):
-        try:
-            return attempt(n)
-        except VersionConflict:
-            continue
-    return attempt(MAX_ATTEMPTS - 1)
-
-
-def scoped_key(actor: str, key: str | None) -> str | None:
-    """An ``Idempotency-Key`` as stored: scoped to the actor, so one actor's key never finds
-    (or refuses) another actor's request, and a guessed key tells nothing."""
-    return None if key is None else f"{actor}/{key}"
-
-
-def request_digest(actor: str, request: Any, at: datetime | None) -> str:
-    """What a retry must repeat exactly: the actor, the request and its entered game time."""
-    return sha256_hex(canonical_json({"actor": actor, "request": request, "at": at}))
-
-
-def not_in_future(moment: datetime, now: datetime) -> datetime:
-    if moment > now:
-        raise InvalidCommand("game_time_in_future", "an entered game time cannot be ahead")
-    return moment
 
 
 @dataclass(frozen=True, slots=True)
