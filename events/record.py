@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -87,6 +87,7 @@ Seat = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]  # as
 Key = Annotated[str, StringConstraints(pattern=r"^[^\x00-\x1f\x7f]{0,255}$")]
 CanonicalTime = Annotated[datetime, PlainValidator(_canonical)]
 CanonicalText = Annotated[str, StringConstraints(pattern=f"^{_CANONICAL_TIME.pattern}$")]
+TimeT = TypeVar("TimeT")
 Rfc3339Time = Annotated[str, PlainValidator(_rfc3339)]
 STRICT = ConfigDict(strict=True, frozen=True, extra="forbid")
 M = TypeVar("M", bound=BaseModel)
@@ -111,9 +112,9 @@ class Header(BaseModel):
         return self.model_dump()
 
 
-class Envelope(BaseModel):
-    """One envelope line: a public event shows its payload and has no salt or commitment; a
-    private one has a commitment and shows payload and salt together or withholds both."""
+class EnvelopeFields(BaseModel, Generic[TimeT]):
+    """The fields of an envelope line, once: its two times are ``TimeT`` (parsed datetimes in
+    :class:`Envelope`, their canonical text in the fast parser's ``_FastEnvelope``)."""
 
     model_config = STRICT
 
@@ -121,8 +122,8 @@ class Envelope(BaseModel):
     seq: Annotated[int, Field(ge=1)]
     type: Name
     actor: Name
-    occurred_at: CanonicalTime
-    recorded_at: CanonicalTime
+    occurred_at: TimeT
+    recorded_at: TimeT
     payload: dict[str, Any] | None
     private_to: list[Seat] | None
     salt: Salt | None
@@ -131,6 +132,11 @@ class Envelope(BaseModel):
     prev_hash: Hex64
     hash: Hex64
     source: dict[str, Any] | None = None
+
+
+class Envelope(EnvelopeFields[CanonicalTime]):
+    """One envelope line: a public event shows its payload and has no salt or commitment; a
+    private one has a commitment and shows payload and salt together or withholds both."""
 
     @model_validator(mode="after")
     def _disclosure(self) -> Envelope:
@@ -260,26 +266,9 @@ def _header(number: int, line: str) -> Header:
     return _validated(Header, number, data)
 
 
-class _FastEnvelope(BaseModel):
+class _FastEnvelope(EnvelopeFields[CanonicalText]):
     """An envelope line as :class:`Envelope` reads it, every check done by pydantic-core (no
     Python validator), the times kept as text in the canonical form (parsed after)."""
-
-    model_config = STRICT
-
-    match_id: MatchId
-    seq: Annotated[int, Field(ge=1)]
-    type: Name
-    actor: Name
-    occurred_at: CanonicalText
-    recorded_at: CanonicalText
-    payload: dict[str, Any] | None
-    private_to: list[Seat] | None
-    salt: Salt | None
-    commitment: Hex64 | None
-    idempotency_key: Key | None
-    prev_hash: Hex64
-    hash: Hex64
-    source: dict[str, Any] | None = None
 
 
 def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
