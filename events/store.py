@@ -166,13 +166,24 @@ class EventStore:
 
     def replace_operator_tokens(self, token_hash: str | None) -> int:
         """Make ``token_hash`` the one operator token (None: none at all), in one transaction:
-        every earlier operator token stops working at once. Returns how many were revoked."""
+        every other operator token stops working at once. Returns how many were revoked.
+        Replicas starting together with the same configured token all succeed: a token already
+        stored is kept, never inserted twice."""
+        try:
+            return self._replace_operator_tokens(token_hash)
+        except IntegrityError:  # a racing replica stored the same token first
+            return self._replace_operator_tokens(token_hash)
+
+    def _replace_operator_tokens(self, token_hash: str | None) -> int:
         with self._writer() as conn:
-            revoked = conn.execute(delete(operator_tokens)).rowcount
+            others = delete(operator_tokens)
             if token_hash is not None:
+                others = others.where(operator_tokens.c.token_hash != token_hash)
+            revoked = int(conn.execute(others).rowcount)
+            if token_hash is not None and not match_queries.has_operator_token(conn, token_hash):
                 row = {"token_hash": token_hash, "created_at": self._now()}
                 conn.execute(insert(operator_tokens).values(row))
-        return int(revoked)
+        return revoked
 
     def has_operator_token(self, token_hash: str) -> bool:
         with self._reader() as conn:

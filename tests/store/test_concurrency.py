@@ -127,3 +127,20 @@ def test_concurrent_appends_with_one_idempotency_key_record_one_batch(
 
     assert store.last_seq(match_id) == 2
     assert all(answer == store.read(match_id) for answer in answers)
+
+
+def test_replicas_registering_one_operator_token_at_once_all_succeed(
+    store: EventStore, database_url: str, clock: ManualClock
+) -> None:
+    """Replicas started together with the same configured token each make it the one operator
+    token; none fails on the token being stored twice (one replica of three did, in CI)."""
+    store.replace_operator_tokens("0" * 64)  # an older token, revoked by the first to run
+    for round_ in range(5):
+        hashed = f"{round_ + 1:064d}"
+
+        def register(own: EventStore, hashed: str = hashed) -> int:
+            return own.replace_operator_tokens(hashed)
+
+        revoked = race(database_url, clock, [register] * 6)
+        assert sum(revoked) == 1
+        assert store.operator_token_count() == 1 and store.has_operator_token(hashed)
