@@ -66,6 +66,7 @@ class ZombegoGame:
         return {
             "ply": pos.ply,
             "to_move": None if state.result() else state.seat_of(pos.to_move),
+            "scores": state.scores(),  # as in every game's summary: what the result counts
             "counts": {
                 state.seat_of(p): dict(zip(("living", "zombies"), counts(pos, p), strict=True))
                 for p in (1, 2)
