@@ -53,7 +53,7 @@ class MatchHub:
         self._stale = False
         self._reading = False
         self._lock = threading.Lock()
-        self._rendered: OrderedDict[tuple[int, Hashable], str] = OrderedDict()
+        self._rendered: OrderedDict[tuple[int, Hashable], bytes] = OrderedDict()
         self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
 
     def take(self, seq: int) -> list[StoredEvent] | None:
@@ -69,7 +69,7 @@ class MatchHub:
                 return None
             return list(islice(self.window, seq + 1 - first, None))  # seqs are contiguous
 
-    def rendered(self, event: StoredEvent, viewer: Hashable, render: Callable[[], str]) -> str:
+    def rendered(self, event: StoredEvent, viewer: Hashable, render: Callable[[], bytes]) -> bytes:
         """``render()`` of ``event`` for ``viewer``, computed once for every stream of the same
         viewer (the last ``RENDERED`` renderings are kept)."""
         key = (event.seq, viewer)

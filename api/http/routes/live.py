@@ -82,7 +82,7 @@ async def _feed(
     viewer: Viewer,
     seq: int,
     poll: float,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[bytes]:
     wakeups: Wakeups = request.app.state.wakeups
     quiet_since = time.monotonic()
     with wakeups.subscription(match_id, service.store.read, poll) as subscription:
@@ -104,10 +104,11 @@ async def _feed(
             # now misses nothing (the event is cleared before the window is read)
             if time.monotonic() - quiet_since >= KEEP_ALIVE_SECONDS:
                 quiet_since = time.monotonic()
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
             await subscription.wait()
 
 
-def _message(event: StoredEvent, viewer: Viewer) -> str:
-    data = encode(event_view(event, viewer)).decode()
-    return f"id: {event.seq}\nevent: {event.type}\ndata: {data}\n\n"
+def _message(event: StoredEvent, viewer: Viewer) -> bytes:
+    """The SSE message, as bytes (sent as they are, never encoded again per stream)."""
+    head = f"id: {event.seq}\nevent: {event.type}\ndata: ".encode()
+    return head + encode(event_view(event, viewer)) + b"\n\n"
