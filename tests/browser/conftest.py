@@ -8,6 +8,7 @@ set), where that is a failure. ``.ci/run`` installs Chromium when it is missing.
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -24,7 +25,12 @@ from api.service.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")
 OPERATOR = "op_browser_test_token"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# Screenshots land in the temp dir, so a test run leaves the checkout as it found it; set
+# ADJUDICATOR_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
+SCREENSHOTS = Path(
+    os.environ.get("ADJUDICATOR_SCREENSHOTS")
+    or Path(tempfile.gettempdir()) / "adjudicator-screenshots"
+)
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
