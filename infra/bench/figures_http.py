@@ -144,7 +144,7 @@ class Streams:
         return int(out.split()[-1])
 
 
-def _command_p50(client: httpx.Client, match: Match, n: int) -> float:
+def command_p50(client: httpx.Client, match: Match, n: int) -> float:
     url = f"/matches/{match.match_id}/commands"
     counter = iter(range(10**9))
 
@@ -182,7 +182,7 @@ def _played(client: httpx.Client, match: Match, n: int) -> float:
     """Start the match's round (its clock runs from now), then the p50 of ``n`` buzzes."""
     url = f"/matches/{match.match_id}/commands"
     client.post(url, json={"type": "start_round"}, headers=auth(match.token("host")))
-    return _command_p50(client, match, n)
+    return command_p50(client, match, n)
 
 
 def memory(bench: Bench) -> list[Row]:

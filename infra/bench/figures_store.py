@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from events import EventStore
-from infra.bench.figures_http import Bench
+from infra.bench.figures_http import Bench, command_p50
 from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
 from infra.bench.table import Row
 from infra.bench.zombego_bench import CONFIGS, bench_playouts
@@ -88,17 +88,6 @@ def _last_play(client: httpx.Client, match: Match) -> datetime:
     return datetime.fromisoformat(tail[-1]["occurred_at"])
 
 
-def _live_p50(client: httpx.Client, match: Match, n: int) -> float:
-    url = f"/matches/{match.match_id}/commands"
-    counter = iter(range(10**9))
-
-    def post() -> httpx.Response:
-        seat = ("alpha", "beta")[next(counter) % 2]
-        return client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
-
-    return median_ms(timed(post, n))
-
-
 def growth(bench: Bench) -> list[Row]:
     """Command and state latency at 100 ... 50,000 events, live and host-entered."""
     sizes = [100, 1_000] if bench.quick else [100, 1_000, 10_000]
@@ -112,7 +101,7 @@ def growth(bench: Bench) -> list[Row]:
             at = match.middle.isoformat()
             found[size] = {
                 "host-entered command p50": _host_entered_p50(client, match, n),
-                "live command p50": _live_p50(client, match, n),
+                "live command p50": command_p50(client, match, n),
                 "state now p50": median_ms(timed(lambda m=match: _get(client, "state", m), n)),
                 "state at the middle p50": median_ms(
                     timed(lambda m=match, t=at: _get(client, "state", m, at=t), n)
