@@ -187,7 +187,7 @@ class Subscription:
         """The events after ``seq`` the stream should send next (blocking: run it in a thread
         when the window does not cover ``seq``): from the shared window, or one page of the
         store."""
-        shared = self.hub.take(seq) if self.joined else None
+        shared = self.shared(seq)
         if shared is not None:
             return shared
         page = self.hub.reader(self.hub.match_id, after_seq=seq, to_seq=seq + PAGE)
