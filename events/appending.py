@@ -50,12 +50,8 @@ def append_batch(
     recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
     if close:
         stamp_closed(conn, match_id, recorded_at)
-    sealed: list[StoredEvent] = []
-    for index, new in enumerate(batch):  # sealed before the counter is locked (hashes
-        key = idempotency_key if index == 0 else None  # do not cover the position)
-        event = seal(new, match_id, expected_seq + 1 + index, 0, recorded_at, key, prev_hash)
-        sealed.append(event)
-        prev_hash = event.hash
+    # sealed before the counter is locked (hashes do not cover the position)
+    sealed = seal_batch(batch, match_id, expected_seq, recorded_at, idempotency_key, prev_hash)
     first_position = insert_claiming_positions(conn, rows_of(sealed, request_digest))
     return [replace(e, position=first_position + i) for i, e in enumerate(sealed)]
 
@@ -136,6 +132,25 @@ def claim_positions(conn: Connection, count: int) -> int:
     )
     last: int = conn.execute(query).scalar_one()
     return last - count + 1
+
+
+def seal_batch(
+    batch: Sequence[NewEvent],
+    match_id: str,
+    expected_seq: int,
+    recorded_at: datetime,
+    idempotency_key: str | None,
+    prev_hash: str,
+) -> list[StoredEvent]:
+    """``batch`` sealed as the events after ``expected_seq`` (position 0: not yet placed),
+    chained from ``prev_hash``; the first carries the idempotency key."""
+    sealed: list[StoredEvent] = []
+    for index, new in enumerate(batch):
+        key = idempotency_key if index == 0 else None
+        event = seal(new, match_id, expected_seq + 1 + index, 0, recorded_at, key, prev_hash)
+        sealed.append(event)
+        prev_hash = event.hash
+    return sealed
 
 
 def seal(

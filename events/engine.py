@@ -16,6 +16,11 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
 WRITE = "store_write"
+# Connections a PostgreSQL engine keeps open: enough for the requests a process serves at once
+# (a command holds one for its append), so a burst of clients never makes the pool open and
+# close connections per request, which costs the server a process fork each; as many again
+# are opened under a bigger burst and closed after it.
+POOL_SIZE = 20
 BUSY_TIMEOUT_MS = 30_000
 
 
@@ -31,7 +36,7 @@ def make_engine(url: str | URL) -> Engine:
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
-    engine = create_engine(parsed, pool_size=5, max_overflow=10, pool_pre_ping=True)
+    engine = create_engine(parsed, pool_size=POOL_SIZE, max_overflow=POOL_SIZE, pool_pre_ping=True)
     event.listen(engine, "connect", _on_postgres_connect)
     return engine
 

@@ -27,11 +27,12 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
-from events.notify import notify
+from events.pg_append import append_statement
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
 from events.tables import operator_tokens
 
 Clock = Callable[[], datetime]
+Appender = Callable[..., list[StoredEvent]]
 
 
 def utc_now() -> datetime:
@@ -70,6 +71,19 @@ class EventStore:
             conn.execution_options(**{WRITE: True})
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _appender(self) -> Iterator[tuple[Connection, Appender]]:
+        """A connection and the append for it. PostgreSQL: autocommit and the one-statement
+        append (``events.pg_append``), so the position counter is held only while the server
+        runs it. SQLite: a write transaction around ``append_batch``."""
+        if self.engine.dialect.name == "postgresql":
+            with self.engine.connect() as conn:
+                conn.execution_options(isolation_level="AUTOCOMMIT")
+                yield conn, append_statement
+            return
+        with self._writer() as conn:
+            yield conn, append_batch
 
     def _now(self) -> datetime:
         now = self._clock()
@@ -218,11 +232,10 @@ class EventStore:
         """
         check_batch(events)
         try:
-            with self._writer() as conn:
+            with self._appender() as (conn, append):
                 if idempotency_key is not None:
                     self._refuse_replay(conn, match_id, idempotency_key, request_digest)
-                notify(conn, match_id)  # sent at commit; queued before the counter is locked
-                stored = append_batch(
+                stored = append(
                     conn,
                     match_id,
                     expected_seq,

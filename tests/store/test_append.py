@@ -68,7 +68,8 @@ def test_a_batch_failing_in_the_database_leaves_nothing(
         rows[-1]["hash"] = None  # NOT NULL: the database refuses the third insert
         return rows
 
-    monkeypatch.setattr("events.appending.rows_of", broken_last_row)
+    monkeypatch.setattr("events.appending.rows_of", broken_last_row)  # SQLite's append
+    monkeypatch.setattr("events.pg_append.rows_of", broken_last_row)  # PostgreSQL's
     with pytest.raises(IntegrityError):
         store.append(match_id, 0, [event(1), event(2), event(3)])
     monkeypatch.undo()

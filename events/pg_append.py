@@ -1,0 +1,142 @@
+"""PostgreSQL's append: one statement, in autocommit, so the global-position counter is locked
+only while the server runs it.
+
+The transaction of :func:`events.appending.append_batch` holds the counter from its ``UPDATE``
+through the ``INSERT`` to the ``COMMIT``: three round trips of a GIL-bound client, during which
+every other append of every match waits. Here the claim of the match's seqs (and its close), the
+claim of the positions, the ``NOTIFY`` and the ``INSERT`` are one data-modifying CTE, sent with
+the rows as arrays (one SQL text whatever the batch size, so psycopg prepares it once per
+connection), and committed by the server as it finishes: the counter is held for microseconds.
+
+The lock order stays that of the transaction: the match row first (``claimed``), then the
+counter (``counter`` reads ``claimed``, so it runs only when the claim did), and a refused claim
+never touches the counter. Positions stay gap-free and in commit order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import NoResultFound
+
+from events.appending import refusal, seal_batch, stream_tail
+from events.envelope import NewEvent, StoredEvent
+from events.notify import CHANNEL
+from events.rows import rows_of
+
+_APPEND = """
+WITH claimed AS (
+    UPDATE matches
+    SET last_seq = %(last_seq)s,
+        status = CASE WHEN %(close)s THEN 'closed' ELSE status END,
+        closed_at = CASE WHEN %(close)s THEN %(recorded_at)s ELSE closed_at END
+    WHERE match_id = %(match_id)s AND last_seq = %(expected_seq)s AND status = 'open'
+    RETURNING match_id
+), counter AS (
+    UPDATE positions SET last = positions.last + %(count)s
+    FROM claimed
+    WHERE positions.id = 1
+    RETURNING positions.last
+), woken AS (
+    SELECT pg_notify(%(channel)s, claimed.match_id) AS sent FROM claimed
+)
+INSERT INTO events (
+    match_id, seq, position, type, actor, occurred_at, recorded_at, payload, private_to,
+    salt, commitment, idempotency_key, request_digest, batch_size, prev_hash, hash, source
+)
+SELECT
+    %(match_id)s, e.seq, counter.last - %(count)s + e.ord, e.type, e.actor, e.occurred_at,
+    %(recorded_at)s, e.payload::json, e.private_to::json, e.salt, e.commitment,
+    e.idempotency_key, e.request_digest, e.batch_size, e.prev_hash, e.hash, e.source::json
+FROM counter
+CROSS JOIN woken
+CROSS JOIN unnest(
+    %(seq)s::integer[], %(type)s::text[], %(actor)s::text[], %(occurred_at)s::timestamptz[],
+    %(payload)s::text[], %(private_to)s::text[], %(salt)s::text[], %(commitment)s::text[],
+    %(idempotency_key)s::text[], %(request_digest)s::text[], %(batch_size)s::integer[],
+    %(prev_hash)s::text[], %(hash)s::text[], %(source)s::text[]
+) WITH ORDINALITY AS e(
+    seq, type, actor, occurred_at, payload, private_to, salt, commitment, idempotency_key,
+    request_digest, batch_size, prev_hash, hash, source, ord
+)
+ORDER BY e.ord
+RETURNING seq, position
+"""
+
+
+def append_statement(
+    conn: Connection,
+    match_id: str,
+    expected_seq: int,
+    batch: Sequence[NewEvent],
+    *,
+    now: datetime,
+    idempotency_key: str | None,
+    request_digest: str | None,
+    close: bool,
+    head: tuple[str, datetime] | None = None,
+) -> list[StoredEvent]:
+    """What :func:`events.appending.append_batch` does, as one statement on an autocommit
+    connection: nothing is written unless all of it is. Refusals raise as there."""
+    tail = head if head is not None and expected_seq > 0 else _tail(conn, match_id, expected_seq)
+    prev_hash, prev_recorded_at = tail
+    recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
+    sealed = seal_batch(batch, match_id, expected_seq, recorded_at, idempotency_key, prev_hash)
+    rows = rows_of(sealed, request_digest)
+    params = _params(rows, match_id, expected_seq, recorded_at, close)
+    placed = {seq: position for seq, position in conn.exec_driver_sql(_APPEND, params)}
+    if len(placed) != len(sealed):
+        raise refusal(conn, match_id, expected_seq)
+    return [replace(e, position=placed[e.seq]) for e in sealed]
+
+
+def _tail(conn: Connection, match_id: str, seq: int) -> tuple[str, datetime | None]:
+    """The chain's head at ``seq``; a seq the match has not reached is refused as the claim
+    would refuse it (no event there: a version conflict, or the match is unknown)."""
+    try:
+        return stream_tail(conn, match_id, seq)
+    except NoResultFound as missing:
+        raise refusal(conn, match_id, seq) from missing
+
+
+def _params(
+    rows: list[dict[str, Any]],
+    match_id: str,
+    expected_seq: int,
+    recorded_at: datetime,
+    close: bool,
+) -> dict[str, Any]:
+    """The statement's parameters: the match's claim, then each column of ``rows`` (from
+    ``rows_of``, the one mapping of an envelope to columns) as an array."""
+    column = {name: [row[name] for row in rows] for name in _ARRAYS}
+    for name in _JSON:
+        column[name] = [_json_or_null(value) for value in column[name]]
+    return {
+        "match_id": match_id,
+        "expected_seq": expected_seq,
+        "last_seq": expected_seq + len(rows),
+        "count": len(rows),
+        "close": close,
+        "recorded_at": recorded_at,
+        "channel": CHANNEL,
+        **column,
+    }
+
+
+_JSON = ("payload", "private_to", "source")
+_ARRAYS = (
+    "seq", "type", "actor", "occurred_at", "payload", "private_to", "salt", "commitment",
+    "idempotency_key", "request_digest", "batch_size", "prev_hash", "hash", "source",
+)  # fmt: skip
+
+
+def _json_or_null(value: Any) -> str | None:
+    """JSON text of a nullable column (``None`` is SQL NULL, as the Core column stores it)."""
+    if value is None:
+        return None
+    return json.dumps(value)
