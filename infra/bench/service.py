@@ -3,12 +3,14 @@ fast by writing host-entered events through ``EventStore`` directly (one batch p
 
 from __future__ import annotations
 
+import http.client
+import json
+import multiprocessing
 import os
 import signal
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -190,47 +193,62 @@ def pct_ms(runs: list[float], p: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))] * 1000
 
 
-@dataclass
-class Load:
-    commands: int
-    barrier: threading.Barrier
-    latencies: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    spans: list[tuple[float, float]] = field(default_factory=list)
-
-
-def _client_run(base: str, load: Load) -> None:
+def _client_run(base: str, commands: int, barrier: Any, results: Any) -> None:
+    """One client process: its own match, created and warmed first, then ``commands`` live
+    buzzes over one kept-alive ``http.client`` connection (a lean client: its CPU shares the
+    machine with the server's). Puts (latencies, refused, first start, last end)."""
     with httpx.Client(base_url=base, timeout=60) as client:
         match = create_match(client)
         url = f"/matches/{match.match_id}/commands"
         client.post(url, json={"type": "start_round"}, headers=auth(match.token("host")))
-        client.post(url, json=buzz("beta"), headers=auth(match.token("beta")))  # warm
-        load.barrier.wait(timeout=120)
-        first = time.perf_counter()
-        for i in range(load.commands):
-            seat = ("alpha", "beta")[i % 2]
-            began = time.perf_counter()
-            answer = client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
-            load.latencies.append(time.perf_counter() - began)
-            if answer.status_code != 201:
-                load.errors.append(answer.text)
-        load.spans.append((first, time.perf_counter()))
+    parsed = urlsplit(base)
+    conn = http.client.HTTPConnection(parsed.hostname or "127.0.0.1", parsed.port, timeout=60)
+    bodies = {seat: json.dumps(buzz(seat)).encode() for seat in SEATS}
+    headers = {
+        seat: {**auth(match.token(seat)), "Content-Type": "application/json"} for seat in SEATS
+    }
+
+    def post(seat: str) -> int:
+        conn.request("POST", url, bodies[seat], headers[seat])
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status
+
+    post("beta")  # warm
+    barrier.wait(timeout=120)
+    latencies, refused = [], 0
+    first = time.perf_counter()
+    for i in range(commands):
+        seat = SEATS[i % 2]
+        began = time.perf_counter()
+        status = post(seat)
+        latencies.append(time.perf_counter() - began)
+        refused += status != 201
+    results.put((latencies, refused, first, time.perf_counter()))
+    conn.close()
 
 
 def http_load(base: str, clients: int, commands: int) -> dict[str, float]:
-    """``clients`` threads, each on its own match (created and warmed first), ``commands`` live
-    buzzes each; throughput over the span from the first command to the last answer."""
-    load = Load(commands, threading.Barrier(clients))
-    threads = [threading.Thread(target=_client_run, args=(base, load)) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    latencies, errors = load.latencies, load.errors
-    elapsed = max(end for _, end in load.spans) - min(start for start, _ in load.spans)
+    """``clients`` processes (as the peers' 8 processes: no client waits for another's GIL),
+    each on its own match, ``commands`` live buzzes each; throughput over the span from the
+    first command to the last answer. ``perf_counter`` is the system's monotonic clock, one
+    for every process."""
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(clients), context.Queue()
+    procs = [
+        context.Process(target=_client_run, args=(base, commands, barrier, results))
+        for _ in range(clients)
+    ]
+    for proc in procs:
+        proc.start()
+    runs = [results.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join()
+    latencies = [latency for run in runs for latency in run[0]]
+    elapsed = max(run[3] for run in runs) - min(run[2] for run in runs)
     return {
         "cmds_per_s": len(latencies) / elapsed,
         "p50_ms": pct_ms(latencies, 50),
         "p99_ms": pct_ms(latencies, 99),
-        "errors": float(len(errors)),
+        "errors": float(sum(run[1] for run in runs)),
     }
