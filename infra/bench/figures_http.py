@@ -3,6 +3,7 @@ and with N workers), a command's latency under open live streams, memory of repl
 
 from __future__ import annotations
 
+import os
 import select
 import subprocess
 import sys
@@ -56,7 +57,7 @@ class Bench:
 
 def _throughput(bench: Bench, url: str, workers: int = 1) -> dict[str, float]:
     with serve(url, workers=workers) as server:
-        runs = repeated(bench.reps, lambda: http_load(server.base, bench.clients, bench.commands))
+        runs = repeated(bench.reps, lambda: http_load(server, bench.clients, bench.commands))
     return {key: median_of(runs, key) for key in runs[0]}
 
 
@@ -74,6 +75,7 @@ def http_pg(bench: Bench) -> list[Row]:
         Row(f"{label}: p50", got["p50_ms"], "ms", es.get("ii_8procs_p50_ms"), "eventsourcing_pg"),
         Row(f"{label}: p99", got["p99_ms"], "ms", es.get("ii_8procs_p99_ms"), "eventsourcing_pg"),
         Row(f"{label}: refused commands", got["errors"], ""),
+        *cpu_rows(label, got),
     ]  # fmt: skip
     if "ii_8procs_appends_per_s" in raw:
         rows.append(
@@ -96,7 +98,23 @@ def http_sqlite(bench: Bench) -> list[Row]:
         Row(f"{label}: p99", got["p99_ms"], "ms",
             es.get("full_ii_8threads_p99_ms"), "eventsourcing_sqlite"),
         Row(f"{label}: refused commands", got["errors"], ""),
+        *cpu_rows(label, got, postgres=False),
     ]  # fmt: skip
+
+
+def cpu_rows(label: str, got: dict[str, float], postgres: bool = True) -> list[Row]:
+    """Where the machine's CPU goes per command: the server, PostgreSQL (when it runs on this
+    machine), the client processes; with all cores busy, their sum bounds the rate."""
+    parts = [("server", "server_cpu_ms")]
+    parts += [("PostgreSQL", "postgres_cpu_ms")] if postgres else []
+    parts.append(("clients", "client_cpu_ms"))
+    rows = [Row(f"{label}: CPU per command, {who}", got[key], "ms") for who, key in parts
+            if key in got]  # fmt: skip
+    total = sum(got[key] for _, key in parts if key in got)
+    cores = os.cpu_count() or 1
+    rows.append(Row(f"{label}: CPU per command, all ({cores} cores: at most "
+                    f"{cores * 1000 / total:,.0f} commands/s)", total, "ms"))  # fmt: skip
+    return rows
 
 
 def workers(bench: Bench) -> list[Row]:

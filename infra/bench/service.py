@@ -38,6 +38,10 @@ class Server:
     base: str
     proc: subprocess.Popen[bytes]
 
+    def cpu_s(self) -> float:
+        """CPU seconds used so far by the server process and its workers."""
+        return sum(_cpu_s(pid) for pid in [self.proc.pid, *_children(self.proc.pid)])
+
     def rss_mb(self) -> float:
         """Resident memory of the server process (its workers included), in MB."""
         pids = [self.proc.pid, *_children(self.proc.pid)]
@@ -50,6 +54,32 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(p) for p in text.split()]
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_s() -> float | None:
+    """CPU seconds used so far by the PostgreSQL server processes of this machine (None when
+    there are none to see: the server is elsewhere)."""
+    total, seen = 0.0, False
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if not (entry / "cmdline").read_bytes().startswith(b"postgres"):
+                continue
+        except OSError:
+            continue
+        seen = True
+        total += _cpu_s(int(entry.name))
+    return total if seen else None
 
 
 def _rss_kb(pid: int) -> int:
@@ -217,6 +247,7 @@ def _client_run(base: str, commands: int, barrier: Any, results: Any) -> None:
     post("beta")  # warm
     barrier.wait(timeout=120)
     latencies, refused = [], 0
+    cpu = time.process_time()
     first = time.perf_counter()
     for i in range(commands):
         seat = SEATS[i % 2]
@@ -224,31 +255,43 @@ def _client_run(base: str, commands: int, barrier: Any, results: Any) -> None:
         status = post(seat)
         latencies.append(time.perf_counter() - began)
         refused += status != 201
-    results.put((latencies, refused, first, time.perf_counter()))
+    last = time.perf_counter()
+    results.put((latencies, refused, first, last, time.process_time() - cpu))
     conn.close()
 
 
-def http_load(base: str, clients: int, commands: int) -> dict[str, float]:
+def http_load(server: Server, clients: int, commands: int) -> dict[str, float]:
     """``clients`` processes (as the peers' 8 processes: no client waits for another's GIL),
     each on its own match, ``commands`` live buzzes each; throughput over the span from the
-    first command to the last answer. ``perf_counter`` is the system's monotonic clock, one
-    for every process."""
+    first command to the last answer (``perf_counter`` is the system's monotonic clock, one
+    for every process), and the CPU per command of the server, of PostgreSQL (when it runs
+    here) and of the clients: what the machine's cores are spent on."""
+    base = server.base
     context = multiprocessing.get_context("fork")
-    barrier, results = context.Barrier(clients), context.Queue()
+    barrier, results = context.Barrier(clients + 1), context.Queue()  # and this process
     procs = [
         context.Process(target=_client_run, args=(base, commands, barrier, results))
         for _ in range(clients)
     ]
     for proc in procs:
         proc.start()
+    barrier.wait(timeout=120)  # every client is set up: measured from here
+    server_cpu_at_start, postgres_cpu_at_start = server.cpu_s(), postgres_cpu_s()
     runs = [results.get(timeout=600) for _ in procs]
+    server_cpu, postgres_cpu = server.cpu_s(), postgres_cpu_s()
     for proc in procs:
         proc.join()
     latencies = [latency for run in runs for latency in run[0]]
     elapsed = max(run[3] for run in runs) - min(run[2] for run in runs)
-    return {
-        "cmds_per_s": len(latencies) / elapsed,
+    done = len(latencies)
+    got = {
+        "cmds_per_s": done / elapsed,
         "p50_ms": pct_ms(latencies, 50),
         "p99_ms": pct_ms(latencies, 99),
         "errors": float(sum(run[1] for run in runs)),
+        "server_cpu_ms": (server_cpu - server_cpu_at_start) * 1000 / done,
+        "client_cpu_ms": sum(run[4] for run in runs) * 1000 / done,
     }
+    if postgres_cpu is not None and postgres_cpu_at_start is not None:
+        got["postgres_cpu_ms"] = (postgres_cpu - postgres_cpu_at_start) * 1000 / done
+    return got
