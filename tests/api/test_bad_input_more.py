@@ -4,13 +4,18 @@ stable code, or a correct 2xx. Nothing here may ever reach the client as an unha
 from __future__ import annotations
 
 from collections.abc import Iterator
+from importlib import import_module
+from pkgutil import iter_modules
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from api.http import routes
+from api.http.strictjson import StrictJsonRoute
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.api.test_zoom_over_http import supplied_match
 from tests.store.support import ManualClock
@@ -142,6 +147,24 @@ def test_nan_and_infinity_in_a_body_are_refused(api: Api, literal: str) -> None:
     url = f"/matches/{api.match_id}/rulings"
     clear(api.client.post(url, content=body.encode(), headers=headers), 422)
     assert api.last_seq() == before
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity"])
+def test_nan_in_a_transcript_body_is_refused(api: Api, literal: str) -> None:
+    supplied_match(api)
+    body = f'{{"exports": [{{"format": "discord", "export": {{"messages": [], "n": {literal}}}}}],'
+    body += ' "seats": {"1": "alpha"}}'
+    headers = api.auth(api.token("host")) | {"content-type": "application/json"}
+    for step in ("preview", "enter"):
+        url = f"/matches/{api.match_id}/transcript/{step}"
+        clear(api.client.post(url, content=body.encode(), headers=headers), 422)
+
+
+def test_every_route_of_every_router_parses_json_strictly() -> None:
+    modules = [import_module(f"api.http.routes.{m.name}") for m in iter_modules(routes.__path__)]
+    served = [r for m in modules for r in m.router.routes if isinstance(r, APIRoute)]
+    assert len(served) > 20
+    assert [r.path for r in served if not isinstance(r, StrictJsonRoute)] == []
 
 
 def test_an_oversized_chunked_body_is_413(api: Api) -> None:

@@ -28,13 +28,14 @@ from api.http.deps import MaybeGrant, Service
 from api.http.params import MAX_SEQ, Seq
 from api.http.responses import encode
 from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
 from api.service import access
 from api.service.matches import MatchService
 from api.service.wakeups import Wakeups
 from events import StoredEvent
 from projections.views import event_view
 
-router = APIRouter(tags=["live"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["live"])
 SSE: dict[str, Any] = {
     "text/event-stream": {
         "schema": {

@@ -11,9 +11,10 @@ from adjudicator.transcripts.triage import Cast
 from api.http import schemas
 from api.http.deps import Grant, Service
 from api.http.schemas import errors
+from api.http.strictjson import StrictJsonRoute
 from api.service import transcripts
 
-router = APIRouter(tags=["transcripts"])
+router = APIRouter(route_class=StrictJsonRoute, tags=["transcripts"])
 RESPONSES = errors(401, 403, 404, 409, 422)
 
 
