@@ -3,6 +3,7 @@ stable code, or a correct 2xx. Nothing here may ever reach the client as an unha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from importlib import import_module
 from pkgutil import iter_modules
@@ -17,6 +18,8 @@ from fastapi.testclient import TestClient
 from api.http import routes
 from api.http.strictjson import StrictJsonRoute
 from tests.api.conftest import OPERATOR, Api, make_app
+from tests.api.test_transcript_zoom import CAST as ZOOM_CAST
+from tests.api.test_transcript_zoom import FIXTURE as ZOOM_CHANNEL
 from tests.api.test_zoom_over_http import supplied_match
 from tests.store.support import ManualClock
 
@@ -128,8 +131,6 @@ def test_an_import_whose_salt_is_not_a_string_is_refused(api: Api) -> None:
 
 
 def _with_number_salt(line: str) -> str:
-    import json
-
     data = json.loads(line)
     if data.get("salt"):
         data["salt"] = 12345
@@ -151,13 +152,23 @@ def test_nan_and_infinity_in_a_body_are_refused(api: Api, literal: str) -> None:
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity"])
 def test_nan_in_a_transcript_body_is_refused(api: Api, literal: str) -> None:
+    """The channel's export with one NaN added: previewed as it is, refused with the NaN."""
     supplied_match(api)
-    body = f'{{"exports": [{{"format": "discord", "export": {{"messages": [], "n": {literal}}}}}],'
-    body += ' "seats": {"1": "alpha"}}'
+    export = json.loads(ZOOM_CHANNEL.read_text())
     headers = api.auth(api.token("host")) | {"content-type": "application/json"}
+    url = f"/matches/{api.match_id}/transcript/preview"
+
+    def body(extra: str) -> bytes:
+        export["extra"] = "__EXTRA__"
+        text = json.dumps({"exports": [{"format": "discord", "export": export}], **ZOOM_CAST})
+        return text.replace('"__EXTRA__"', extra).encode()
+
+    before = api.last_seq()
+    assert api.client.post(url, content=body("1.5"), headers=headers).status_code == 200
     for step in ("preview", "enter"):
         url = f"/matches/{api.match_id}/transcript/{step}"
-        clear(api.client.post(url, content=body.encode(), headers=headers), 422)
+        clear(api.client.post(url, content=body(literal), headers=headers), 422)
+    assert api.last_seq() == before
 
 
 def test_every_route_of_every_router_parses_json_strictly() -> None:
