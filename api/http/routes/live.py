@@ -15,7 +15,7 @@ of a closed match, it ends at once, empty.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from functools import partial
 from typing import Annotated, Any
 
@@ -31,7 +31,7 @@ from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import access
 from api.service.matches import MatchService
-from api.service.wakeups import Wakeups
+from api.service.wakeups import Subscription, Wakeups
 from events import StoredEvent
 from projections.views import event_view
 
@@ -92,12 +92,11 @@ async def _feed(
             from_store = batch is None
             if batch is None:
                 batch = await run_in_threadpool(subscription.next_batch, seq)
-            for event in batch:
-                yield subscription.hub.rendered(event, viewer, partial(_message, event, viewer))
-                seq = event.seq
-                if event.type == "match.closed":
-                    return
             if batch:
+                yield _messages(subscription, batch, viewer)
+                seq = batch[-1].seq
+                if batch[-1].type == "match.closed":
+                    return
                 quiet_since = time.monotonic()
                 if from_store:  # a page of the store: the next may follow at once
                     continue
@@ -107,6 +106,14 @@ async def _feed(
                 quiet_since = time.monotonic()
                 yield b": keep-alive\n\n"
             await subscription.wait()
+
+
+def _messages(subscription: Subscription, batch: Sequence[StoredEvent], viewer: Viewer) -> bytes:
+    """A batch's SSE messages as one body chunk: one send (one socket write) per batch, not
+    per event. Each message is rendered once per viewer by the hub, shared by its streams."""
+    hub = subscription.hub
+    rendered = [hub.rendered(e, viewer, partial(_message, e, viewer)) for e in batch]
+    return rendered[0] if len(rendered) == 1 else b"".join(rendered)
 
 
 def _message(event: StoredEvent, viewer: Viewer) -> bytes:
