@@ -1,7 +1,8 @@
-"""Wake-ups across replicas. On PostgreSQL every append sends ``NOTIFY`` on one channel with the
-match id as payload, inside the append's transaction, so it is delivered at commit; a
-:class:`Listener` thread per process turns those into callbacks. A wake-up carries no data:
-readers catch up by seq, so a lost one only delays an update until the next poll.
+"""Wake-ups across replicas. On PostgreSQL every append sends ``NOTIFY`` on one channel with
+``<match id>:<last seq>`` as payload, from its own statement (``events.pg_append``), so it is
+delivered at commit; a :class:`Listener` thread per process turns those into callbacks. A
+wake-up carries no events: readers catch up by seq, so a lost one only delays an update until
+the next poll.
 """
 
 from __future__ import annotations
@@ -10,22 +11,13 @@ import threading
 from collections.abc import Callable
 
 import psycopg
-from sqlalchemy import Connection, text
 from sqlalchemy.engine import URL
 
 CHANNEL = "adjudicator_events"
 
 
-def notify(conn: Connection, match_id: str) -> None:
-    """Queue a wake-up for ``match_id``, sent when ``conn``'s transaction commits."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(
-            text("SELECT pg_notify(:channel, :match)"), {"channel": CHANNEL, "match": match_id}
-        )
-
-
 class Listener:
-    """LISTENs on the channel in a daemon thread and calls ``on_wake(match_id)`` for each
+    """LISTENs on the channel in a daemon thread and calls ``on_wake(payload)`` for each
     notification; reconnects after a lost connection."""
 
     def __init__(self, url: URL, on_wake: Callable[[str], None], timeout: float = 0.25) -> None:

@@ -45,7 +45,7 @@ WITH claimed AS (
     WHERE positions.id = 1
     RETURNING positions.last
 ), woken AS (
-    SELECT pg_notify(%(channel)s, claimed.match_id) AS sent FROM claimed
+    SELECT pg_notify(%(channel)s, claimed.match_id || ':' || %(last_seq)s) AS sent FROM claimed
 )
 INSERT INTO events (
     match_id, seq, position, type, actor, occurred_at, recorded_at, payload, private_to,

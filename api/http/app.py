@@ -58,7 +58,7 @@ def create_app(
         store = EventStore.from_url(settings.database_url, clock=clock)
     ensure_operator_token(store, settings.operator_token)
     wakeups = Wakeups()
-    store.on_append(wakeups.wake)
+    store.on_append(wakeups.appended)
     app = FastAPIOffline(  # /docs and /redoc with their assets served by the app (no CDN)
         title="Match adjudicator",
         version="0.1.0",
@@ -91,7 +91,7 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
     """While the app runs on PostgreSQL, appends by other replicas wake this one's streams."""
     listener = None
     if store.engine.dialect.name == "postgresql":
-        listener = Listener(store.engine.url, wakeups.wake)
+        listener = Listener(store.engine.url, wakeups.notified)
         listener.start()
     try:
         yield

@@ -1,13 +1,16 @@
-"""Live fan-out: one store read per append per match, shared by every stream of that match in
-this process.
+"""Live fan-out: at most one store read per append per match, shared by every stream of that
+match in this process, and none for the appends this process makes.
 
-Any thread that learns of an append (this process's store, or the PostgreSQL listener for
-appends made by other replicas) calls :meth:`Wakeups.wake`. The match's :class:`MatchHub`, if
-some stream is open on it, then reads the store's tail once, in a thread of its own, keeps the
-events in a window of the last ``WINDOW`` and wakes every subscriber; each subscriber takes the
-events after its own seq from that window, redacted for its viewer (each rendering is made once
-per viewer and shared by the streams of that viewer). A subscriber behind the window (a replay
-from an old seq, or a slow client) reads the store itself in pages of ``PAGE`` events.
+This process's store hands each append's events to :meth:`Wakeups.appended`: the match's
+:class:`MatchHub`, if some stream is open on it, adds them to its window when they follow its
+head, with no read. Appends made elsewhere are announced without data: by the PostgreSQL
+listener (:meth:`Wakeups.notified`, whose NOTIFY payload names the match and its last seq, so
+one the hub already holds is ignored) or by a poll; the hub then reads the store's tail once, in
+a thread of its own. Either way the hub keeps the events in a window of the last ``WINDOW`` and
+wakes every subscriber; each subscriber takes the events after its own seq from that window,
+redacted for its viewer (each rendering is made once per viewer and shared by the streams of
+that viewer). A subscriber behind the window (a replay from an old seq, or a slow client) reads
+the store itself in pages of ``PAGE`` events.
 
 Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
 ``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
@@ -24,7 +27,7 @@ import asyncio
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 
@@ -88,6 +91,29 @@ class MatchHub:
         with self._lock:
             if not self.window and (self.head is None or seq > self.head):
                 self.head = seq
+
+    def offer(self, stored: Sequence[StoredEvent]) -> None:
+        """Thread-safe: events this process just appended. Taken into the window, with no read,
+        when they follow its head; already held, ignored; else (an earlier append's offer has
+        not come yet, or nobody has caught up) the tail is read as for any wake-up."""
+        with self._lock:
+            head = self.head
+            follows = head is not None and bool(stored) and stored[0].seq == head + 1
+            if follows:
+                self.window.extend(stored)
+                self.head = stored[-1].seq
+        if follows:
+            self._notify()
+        elif head is None or not stored or stored[-1].seq > head:
+            self.wake()
+
+    def heard(self, seq: int | None) -> None:
+        """Thread-safe: an append up to ``seq`` was announced (None: an unknown seq); read the
+        tail unless the window holds it already."""
+        with self._lock:
+            held = seq is not None and self.head is not None and seq <= self.head
+        if not held:
+            self.wake()
 
     def wake(self, max_age: float | None = None) -> None:
         """Thread-safe: read the tail (in a thread of its own) and wake every subscriber; with
@@ -237,6 +263,22 @@ class Wakeups:
     def hub(self, match_id: str) -> MatchHub | None:
         with self._lock:
             return self._hubs.get(match_id)
+
+    def appended(self, match_id: str, stored: Sequence[StoredEvent]) -> None:
+        """Thread-safe and cheap (never reads in the caller's thread): this process appended
+        ``stored`` to ``match_id``; its streams get them without a read."""
+        hub = self.hub(match_id)
+        if hub is not None:
+            hub.offer(stored)
+
+    def notified(self, payload: str) -> None:
+        """Thread-safe: a NOTIFY payload, ``<match id>:<last seq>`` (or a bare match id, as
+        sent before seqs were added): the match's streams see that append after at most one
+        shared read, none when their hub holds it already."""
+        match_id, _, seq = payload.partition(":")
+        hub = self.hub(match_id)
+        if hub is not None:
+            hub.heard(int(seq) if seq.isdigit() else None)
 
     def wake(self, match_id: str) -> None:
         """Thread-safe and cheap (never reads in the caller's thread): every stream of

@@ -14,6 +14,7 @@ from events import (
     InvalidEvent,
     MatchClosed,
     NewEvent,
+    StoredEvent,
     TokenRecord,
     UnknownMatch,
     VersionConflict,
@@ -182,9 +183,9 @@ def test_append_callbacks_run_after_a_commit_and_never_for_a_refused_append(
     store: EventStore,
 ) -> None:
     match_id = new_match(store)
-    woken: list[str] = []
-    store.on_append(woken.append)
-    store.append(match_id, 0, [event(1)])
+    woken: list[tuple[str, list[StoredEvent]]] = []
+    store.on_append(lambda match, stored: woken.append((match, stored)))
+    stored = store.append(match_id, 0, [event(1)])
     with pytest.raises(VersionConflict):
         store.append(match_id, 0, [event(2)])
-    assert woken == [match_id]
+    assert woken == [(match_id, stored)]

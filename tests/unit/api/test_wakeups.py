@@ -1,0 +1,91 @@
+"""The live hub's window, fed by this process's appends (no store read when they follow its
+head) and by announced appends (a read unless the window holds them)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from api.service.wakeups import MatchHub, Wakeups
+from events import StoredEvent
+
+AT = datetime(2024, 5, 1, tzinfo=UTC)
+
+
+def stored(seq: int) -> StoredEvent:
+    return StoredEvent(
+        match_id="m", seq=seq, position=seq, type="zoom.buzzed", actor="host", occurred_at=AT,
+        recorded_at=AT, payload={"n": seq}, private_to=None, salt=None, commitment=None,
+        idempotency_key=None, prev_hash="0" * 64, hash=f"{seq:064d}", source=None,
+    )  # fmt: skip
+
+
+class Reads:
+    """A store reader counting its calls (returns nothing: the tests feed the window)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, match_id: str, **_: Any) -> list[StoredEvent]:
+        self.calls += 1
+        return []
+
+
+def hub_at(head: int) -> tuple[MatchHub, list[str]]:
+    """A hub caught up to ``head``, whose wake-ups are recorded instead of reading."""
+    hub = MatchHub("m", Reads())
+    hub.caught_up(head)
+    woken: list[str] = []
+    hub.wake = lambda max_age=None: woken.append("read")  # type: ignore[method-assign]
+    return hub, woken
+
+
+def test_events_that_follow_the_head_join_the_window_without_a_read() -> None:
+    hub, woken = hub_at(3)
+    hub.offer([stored(4), stored(5)])
+    assert hub.take(3) == [stored(4), stored(5)]
+    assert hub.head == 5
+    assert woken == []
+
+
+def test_an_offer_out_of_order_falls_back_to_a_read_and_a_late_one_is_ignored() -> None:
+    hub, woken = hub_at(3)
+    hub.offer([stored(5)])  # seq 4's offer has not come yet
+    assert hub.take(3) == [] and hub.head == 3
+    assert woken == ["read"]
+    hub.offer([stored(4)])
+    hub.offer([stored(4)])  # held already: nothing to do
+    assert hub.take(3) == [stored(4)]
+    assert woken == ["read"]
+
+
+def test_a_hub_nobody_has_caught_up_reads_instead() -> None:
+    hub = MatchHub("m", Reads())
+    woken: list[str] = []
+    hub.wake = lambda max_age=None: woken.append("read")  # type: ignore[method-assign]
+    hub.offer([stored(1)])
+    assert hub.take(0) is None
+    assert woken == ["read"]
+
+
+def test_an_announced_append_the_window_holds_is_not_read_again() -> None:
+    hub, woken = hub_at(3)
+    hub.offer([stored(4)])
+    hub.heard(4)
+    hub.heard(3)
+    assert woken == []
+    hub.heard(5)
+    hub.heard(None)  # a payload without a seq (sent by an older replica)
+    assert woken == ["read", "read"]
+
+
+def test_notify_payloads_name_the_match_and_its_last_seq() -> None:
+    wakeups = Wakeups()
+    hub, woken = hub_at(3)
+    wakeups._hubs["m"] = hub
+    wakeups.notified("m:3")
+    wakeups.notified("other:9")  # no stream open on it here
+    assert woken == []
+    wakeups.notified("m:4")
+    wakeups.notified("m")
+    assert woken == ["read", "read"]
