@@ -53,14 +53,14 @@ INSERT INTO events (
 )
 SELECT
     %(match_id)s, e.seq, counter.last - %(last_seq)s + e.seq, e.type, e.actor, e.occurred_at,
-    %(recorded_at)s, e.payload, e.private_to, e.salt, e.commitment, e.idempotency_key,
-    e.request_digest, e.batch_size, e.prev_hash, e.hash, e.source
+    %(recorded_at)s, e.payload::json, e.private_to::json, e.salt, e.commitment,
+    e.idempotency_key, e.request_digest, e.batch_size, e.prev_hash, e.hash, e.source::json
 FROM counter
 CROSS JOIN woken
 CROSS JOIN json_to_recordset(%(rows)s::json) AS e(
-    seq integer, type text, actor text, occurred_at timestamptz, payload json, private_to json,
+    seq integer, type text, actor text, occurred_at timestamptz, payload text, private_to text,
     salt text, commitment text, idempotency_key text, request_digest text, batch_size integer,
-    prev_hash text, hash text, source json
+    prev_hash text, hash text, source text
 )
 ORDER BY e.seq
 RETURNING seq, position
@@ -111,9 +111,16 @@ def _params(
 ) -> dict[str, Any]:
     """The statement's parameters: the match's claim, and ``rows`` (from ``rows_of``, the one
     mapping of an envelope to columns) as one JSON document, which the server unpacks: one text
-    parameter costs the client less than an array per column. Positions follow seqs."""
+    parameter costs the client less than an array per column. Positions follow seqs. The JSON
+    columns travel as JSON texts inside it, cast back to ``json`` by the server: a ``json``
+    column holds a ``\\u0000`` escape, which unpacking it as JSON would turn into text and refuse.
+    """
     document = [
-        {**{name: row[name] for name in _DOCUMENT}, "occurred_at": iso(row["occurred_at"])}
+        {
+            **{name: row[name] for name in _DOCUMENT},
+            **{name: _json_text(row[name]) for name in _JSON},
+            "occurred_at": iso(row["occurred_at"]),
+        }
         for row in rows
     ]
     return {
@@ -129,6 +136,12 @@ def _params(
 
 
 _DOCUMENT = (
-    "seq", "type", "actor", "payload", "private_to", "salt", "commitment", "idempotency_key",
-    "request_digest", "batch_size", "prev_hash", "hash", "source",
+    "seq", "type", "actor", "salt", "commitment", "idempotency_key", "request_digest",
+    "batch_size", "prev_hash", "hash",
 )  # fmt: skip
+_JSON = ("payload", "private_to", "source")
+
+
+def _json_text(value: Any) -> str | None:
+    """A JSON column's text (``None`` stays SQL NULL, as the Core column stores it)."""
+    return None if value is None else json.dumps(value)

@@ -189,3 +189,15 @@ def test_append_callbacks_run_after_a_commit_and_never_for_a_refused_append(
     with pytest.raises(VersionConflict):
         store.append(match_id, 0, [event(2)])
     assert woken == [(match_id, stored)]
+
+
+def test_a_nul_character_in_a_payload_is_stored_and_read_back(store: EventStore) -> None:
+    """PostgreSQL's ``json`` column keeps a ``\\u0000`` escape (``jsonb`` and ``text`` refuse
+    it), so the append must hand the payload over as JSON text, never unpack it."""
+    match_id = new_match(store)
+    payload = {"reason": "a\u0000b", "nested": ["\u0000"]}
+    private = NewEvent("zoom.buzzed", "seat:north", GAME_TIME, {"n": "\u0000"}, ("north",))
+    store.append(match_id, 0, [NewEvent("ruling.note", "host", GAME_TIME, payload), private])
+    first, second = store.read(match_id)
+    assert first.payload == payload
+    assert second.payload == {"n": "\u0000"}
