@@ -244,3 +244,16 @@ def test_a_ruling_dated_in_the_future_is_refused(api: Api) -> None:
     ruling = {"type": "end_round", "reason": "x", "occurred_at": "2999-01-01T00:00:00Z"}
     clear(api.rule(ruling), 422)
     assert api.last_seq() == before
+
+
+@pytest.mark.parametrize("key", ["k\u0000", "k\x7f", "tab\tkey", b"cl\xe9", ""])
+def test_an_idempotency_key_of_control_or_non_ascii_characters_is_refused(
+    api: Api, key: str | bytes
+) -> None:
+    supplied_match(api)
+    before = api.last_seq()
+    headers: dict[str, Any] = api.auth(api.token("alpha")) | {"Idempotency-Key": key}
+    body = {"type": "buzz", "pairs": [{"target": "A", "at": "b2"}]}
+    answer = api.client.post(f"/matches/{api.match_id}/commands", json=body, headers=headers)
+    clear(answer, 422, "invalid_request")
+    assert api.last_seq() == before

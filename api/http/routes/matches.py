@@ -25,7 +25,14 @@ ACTING = errors(401, 403, 404, 409, 422)
 READING = errors(401, 404, 422)
 
 IdempotencyKey = Annotated[
-    str | None, Header(alias="Idempotency-Key", max_length=200, description="retry-safe key")
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x20-\x7e]+$",  # printable ASCII: no control characters
+        description="retry-safe key: 1 to 200 printable ASCII characters",
+    ),
 ]
 DEFAULT_PAGE = 1000
 MAX_PAGE = 5000
