@@ -149,6 +149,8 @@ class EventStore:
             raise DuplicateToken() from error
 
     def get_match(self, match_id: str) -> MatchRecord | None:
+        if not storable(match_id):
+            return None
         with self._reader() as conn:
             return match_queries.get_match(conn, match_id)
 
@@ -159,10 +161,14 @@ class EventStore:
         limit: int = 100,
         offset: int = 0,
     ) -> list[MatchRecord]:
+        if game is not None and not storable(game):
+            return []
         with self._reader() as conn:
             return match_queries.list_matches(conn, game, status, limit, offset)
 
     def match_for_token(self, token_hash: str) -> TokenGrant | None:
+        if not storable(token_hash):
+            return None
         with self._reader() as conn:
             return match_queries.match_for_token(conn, token_hash)
 
@@ -231,6 +237,10 @@ class EventStore:
         different digest).
         """
         check_batch(events)
+        if not storable(match_id):
+            raise UnknownMatch(match_id)
+        if idempotency_key is not None and not storable(idempotency_key):
+            raise InvalidEvent("an idempotency key holds no NUL character")
         try:
             with self._appender() as (conn, append):
                 if idempotency_key is not None:
@@ -298,6 +308,8 @@ class EventStore:
     ) -> list[StoredEvent]:
         """The match's events in seq order, after ``after_seq``, up to ``to_seq`` and recorded
         at or before ``recorded_by``. An unknown match reads as empty."""
+        if not storable(match_id):
+            return []
         with self._reader() as conn:
             return rows.read_stream(conn, match_id, to_seq, recorded_by, after_seq)
 
@@ -309,10 +321,14 @@ class EventStore:
     def check_idempotent(self, match_id: str, key: str, digest: str | None) -> None:
         """Before deciding a keyed request: raise ``IdempotentReplay`` (same request seen before)
         or ``IdempotencyKeyReused`` (another request used the key); return when the key is new."""
+        if not (storable(match_id) and storable(key)):
+            return
         with self._reader() as conn:
             self._refuse_replay(conn, match_id, key, digest)
 
     def find_idempotent(self, match_id: str, key: str) -> list[StoredEvent]:
+        if not (storable(match_id) and storable(key)):
+            return []
         with self._reader() as conn:
             return rows.find_keyed_batch(conn, match_id, key)[0]
 
@@ -321,6 +337,13 @@ class EventStore:
         if match is None:
             raise UnknownMatch(match_id)
         return match.last_seq
+
+
+def storable(text: str) -> bool:
+    """Whether ``text`` can be a key in the store: PostgreSQL's text refuses the NUL character,
+    so a match id, token hash, game or idempotency key holding one names nothing stored (and is
+    never sent, which would fail the query) on either backend."""
+    return "\x00" not in text
 
 
 def check_batch(batch: Sequence[NewEvent]) -> None:

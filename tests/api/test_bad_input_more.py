@@ -257,3 +257,26 @@ def test_an_idempotency_key_of_control_or_non_ascii_characters_is_refused(
     answer = api.client.post(f"/matches/{api.match_id}/commands", json=body, headers=headers)
     clear(answer, 422, "invalid_request")
     assert api.last_seq() == before
+
+
+@pytest.mark.parametrize(
+    "path", ["", "/state", "/events", "/timeline", "/stream", "/verify", "/export"]
+)
+def test_a_match_id_holding_a_nul_is_an_unknown_match(api: Api, path: str) -> None:
+    """PostgreSQL's text refuses NUL: such an id names no match, on either backend."""
+    supplied_match(api)
+    answer = api.client.get(f"/matches/a%00b{path}", headers=api.auth(OPERATOR))
+    clear(answer, 404, "unknown_match")
+
+
+def test_acting_on_a_match_id_holding_a_nul_changes_nothing(api: Api) -> None:
+    supplied_match(api)
+    body = {"type": "buzz", "pairs": [{"target": "A", "at": "b2"}]}
+    answer = api.client.post(
+        "/matches/a%00b/commands", json=body, headers=api.auth(api.token("alpha"))
+    )
+    clear(answer)
+    assert answer.status_code in (403, 404)
+    listed = api.client.get("/matches?game=zoom%00", headers=api.auth(OPERATOR))
+    clear(listed, 200)
+    assert listed.json() == []
