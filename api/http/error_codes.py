@@ -151,7 +151,12 @@ CODES: dict[str, Code] = {
         transcript_channel_mismatch="transcript: the export is of another channel than the match's",
     ),
     **_table(500, internal_error="the service failed; quote the request id"),
-    **_table(503, not_ready="the database does not answer"),
+    **_table(
+        503,
+        not_ready="the database does not answer",
+        store_unavailable="the database did not answer this request; retry (with the same "
+        "Idempotency-Key, a command is recorded at most once)",
+    ),
 }
 
 

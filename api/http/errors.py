@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
@@ -25,6 +26,8 @@ from events import (
     UnknownMatch,
     VersionConflict,
 )
+
+log = structlog.get_logger("api")
 
 
 class ApiError(Exception):
@@ -93,6 +96,15 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
         return _invalid_request(error)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def _unreachable(_: Request, error: DBAPIError) -> JSONResponse:
+        """The database went away or refused the connection: 503, worth a retry."""
+        log.warning("store_unavailable", error=str(error.orig or error).splitlines()[0])
+        message = "the database did not answer; retry shortly"
+        headers = {"Retry-After": "1"}
+        return JSONResponse(body("store_unavailable", message), status_code=503, headers=headers)
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, error: Exception) -> JSONResponse:

@@ -327,11 +327,13 @@ MEANINGS = {
     500: "the service failed (JSON with the request id)",
     503: "the database does not answer",
 }
-EVERY_ROUTE = (413, 500)  # the body limit applies to every request; any route may fail
+# the body limit applies to every request; any route may fail, or find the database gone
+EVERY_ROUTE = (413, 500, 503)
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers of a route: ``statuses``, and those any route may give (413, 500)."""
+    """The error answers of a route: ``statuses``, and those any route may give (413, 500,
+    503)."""
     return {
         status: {"model": ErrorBody, "description": MEANINGS[status]}
         for status in sorted({*statuses, *EVERY_ROUTE})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from importlib import import_module
+from pathlib import Path
 from pkgutil import iter_modules
 from typing import Any
 
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from api.http import routes
 from api.http.strictjson import StrictJsonRoute
+from events.engine import make_engine
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.api.test_transcript_zoom import CAST as ZOOM_CAST
 from tests.api.test_transcript_zoom import FIXTURE as ZOOM_CHANNEL
@@ -280,3 +282,34 @@ def test_acting_on_a_match_id_holding_a_nul_changes_nothing(api: Api) -> None:
     listed = api.client.get("/matches?game=zoom%00", headers=api.auth(OPERATOR))
     clear(listed, 200)
     assert listed.json() == []
+
+
+def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once(
+    api: Api, tmp_path: Path
+) -> None:
+    supplied_match(api)
+    store = api.client.app.state.service.store  # type: ignore[attr-defined]
+    body = {"type": "buzz", "pairs": [{"target": "A", "at": "b2"}]}
+    api.ok("alpha", body)  # the match, its tokens and its live fold are known to the service
+    before, engine = api.last_seq(), store.engine
+    gone = (
+        f"sqlite:///{tmp_path}/no/such/dir/x.sqlite3"
+        if engine.dialect.name == "sqlite"
+        else engine.url.set(port=1)  # nothing listens there
+    )
+    store.engine = make_engine(gone)
+    headers = api.auth(api.token("beta")) | {"Idempotency-Key": "retry-me"}
+    url = f"/matches/{api.match_id}/commands"
+    try:
+        answer = api.client.post(url, json=body, headers=headers)
+    finally:
+        store.engine.dispose()
+        store.engine = engine
+    assert answer.status_code == 503, answer.text
+    assert answer.json()["code"] == "store_unavailable" and answer.json()["message"]
+    assert answer.headers["retry-after"] == "1"
+    first = api.client.post(url, json=body, headers=headers)
+    again = api.client.post(url, json=body, headers=headers)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json()["replayed"] is True
+    assert api.last_seq() == before + 1
