@@ -34,8 +34,10 @@ class StoredEvent:
     """An event as recorded. ``position`` is the global order in this store instance only.
 
     ``occurred_iso`` and ``recorded_iso`` are the two times as ``iso`` writes them (what the
-    hash covers), formatted once per event; a record's parser, which reads them in that form,
-    hands them over (:func:`assembled`)."""
+    hash covers), formatted once per event; ``plain_json`` says whether every field the hash
+    covers holds only plain JSON values (``canonical.plain``), found once per event. A record's
+    parser, which reads the times in that form and checks each line's values, hands all three
+    over (:func:`assembled`)."""
 
     match_id: str
     seq: int
@@ -65,13 +67,18 @@ class StoredEvent:
     def recorded_iso(self) -> str:
         return iso(self.recorded_at)
 
+    @cached_property
+    def plain_json(self) -> bool:
+        return _plain(_hashed(self))
+
 
 _new = object.__new__
 
 
 def assembled(fields: dict[str, Any]) -> StoredEvent:
-    """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso`` and
-    ``recorded_iso`` (which must be ``iso`` of its times). Built without ``__init__``, which
+    """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso``,
+    ``recorded_iso`` (which must be ``iso`` of its times) and ``plain_json`` (which must be
+    what the property finds). Built without ``__init__``, which
     only assigns the fields one by one (a frozen dataclass's assignments are slow): for a
     parser of many events that has checked each field itself."""
     event: StoredEvent = _new(StoredEvent)
@@ -153,10 +160,17 @@ _STRINGS = frozenset({str, type(None)})
 _FIXED = itemgetter("match_id", "type", "actor", "commitment", "idempotency_key", "prev_hash")
 
 
-def _canonical(envelope: dict[str, Any]) -> bytes:
-    """``canonical_json(envelope)``, its ``plain`` check cut short (see ``_plain``)."""
-    fast = fast_canonical_json(envelope, _plain)
+def _canonical(envelope: dict[str, Any], plain_json: bool | None = None) -> bytes:
+    """``canonical_json(envelope)``, its ``plain`` check cut short (see ``_plain``), or left
+    out when ``plain_json`` already says what it finds (None: not known)."""
+    if plain_json is False:
+        return stdlib_canonical_json(envelope)
+    fast = fast_canonical_json(envelope, _known_plain if plain_json else _plain)
     return stdlib_canonical_json(envelope) if fast is None else fast
+
+
+def _known_plain(envelope: dict[str, Any]) -> bool:
+    return True
 
 
 def _plain(envelope: dict[str, Any]) -> bool:
@@ -167,7 +181,12 @@ def _plain(envelope: dict[str, Any]) -> bool:
 
 def hash_of(event: StoredEvent) -> str:
     """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``)."""
-    envelope = _envelope(
+    return sha256(_canonical(_hashed(event), event.plain_json)).hexdigest()
+
+
+def _hashed(event: StoredEvent) -> dict[str, Any]:
+    """The envelope of ``event`` that its hash covers."""
+    return _envelope(
         event.match_id,
         event.seq,
         event.type,
@@ -181,4 +200,3 @@ def hash_of(event: StoredEvent) -> str:
         event.prev_hash,
         event.source,
     )
-    return sha256(_canonical(envelope)).hexdigest()

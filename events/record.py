@@ -275,8 +275,8 @@ def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
     """One envelope line: the event, and whether its payload is withheld.
 
     The fast path reads the raw line in one step (pydantic's JSON parser, checks in Rust); a
-    line it refuses, or whose payload or source is not plain JSON (a float, maybe NaN or an
-    overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
+    line it refuses, or whose seq, payload or source is not plain JSON (a float, maybe NaN or
+    an overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
     ``json`` + :class:`Envelope`, so every line is accepted or refused as before, with the same
     error message."""
     fast = _fast(line)
@@ -296,7 +296,7 @@ def _fast(line: str) -> tuple[StoredEvent, bool] | None:
         return None
     read: dict[str, Any] = fast.__dict__  # the fields, as pydantic keeps them
     payload, private_to = read["payload"], read["private_to"]
-    if _disclosure_problem(fast) or not plain((payload, read["source"])):
+    if _disclosure_problem(fast) or not plain((read["seq"], payload, read["source"])):
         return None
     fields = {
         **read,
@@ -307,6 +307,7 @@ def _fast(line: str) -> tuple[StoredEvent, bool] | None:
         "private_to": None if private_to is None else tuple(private_to),
         "occurred_iso": read["occurred_at"],  # canonical: iso gives the very text back
         "recorded_iso": read["recorded_at"],
+        "plain_json": True,  # the other fields are exact strings, checked by the model
     }
     return assembled(fields), payload is None
 
