@@ -2,8 +2,9 @@
 
 A grid is a tuple of rows; every row a tuple of symbol tokens (``"R"``, ``"G"``, or longer).
 For speed each grid also keeps its rows encoded as strings, one character per cell, so that
-matching a target is ``str.find`` on rows (the same token gets the same character in a grid and
-in the targets matched against it, because the code book is shared per round).
+finding a target is ``str.find`` on rows and matching it at a cell ``str.startswith`` (the
+same token gets the same character in a grid and in the targets matched against it, because
+the code book is shared per round).
 """
 
 from __future__ import annotations
@@ -60,9 +61,13 @@ class Board:
     def matches(self, label: str, row: int, col: int) -> bool:
         """True when target ``label``'s marks equal the grid's at top-left ``(row, col)``."""
         target, grid = self.encoded_targets[label], self.encoded_grid
-        if row + len(target) > len(grid) or col + len(target[0]) > len(grid[0]):
+        if row + len(target) > len(grid):
             return False
-        return all(grid[row + i][col : col + len(part)] == part for i, part in enumerate(target))
+        for part in target:  # ``startswith`` at ``col``: False past the row's end, no slice
+            if not grid[row].startswith(part, col):
+                return False
+            row += 1
+        return True
 
     def occurrences(self, label: str) -> Iterator[tuple[int, int]]:
         return find_all(self.encoded_grid, self.encoded_targets[label])
