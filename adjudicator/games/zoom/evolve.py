@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from adjudicator.games.zoom import coords
 from adjudicator.games.zoom.events import (
     BUZZED,
     PRIORITY_DECLARED,
@@ -35,7 +34,6 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.decider import Fact, declared_result
-from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.kernel.values import replacer, updated
 
 
@@ -215,24 +213,16 @@ def _grade(
     if amended in _AMENDED:
         verdict = Verdict(amended)
     else:
-        verdict = Verdict.CORRECT if _hit(current, target, at) else Verdict.INCORRECT
+        verdict = Verdict.CORRECT if current.board.hit(target, at) else Verdict.INCORRECT
     tally.graded = True
     if verdict is Verdict.CORRECT:
         tally.find(target, Found(seat, at, fact.at, fact.seq))
     else:
         tally.lock(Lockout(seat, target, fact.at, fact.seq))
-    return PairOutcome(target, at, verdict, amended=amended is not None)
+    return PairOutcome(target, at, verdict, None, amended is not None)
 
 
 _AMENDED = (Verdict.CORRECT.value, Verdict.INCORRECT.value)  # what an amend may say of a pair
-
-
-def _hit(current: Round, target: str, at: str) -> bool:
-    try:
-        row, col = coords.parse(at)
-    except InvalidCommand:  # never recorded by decide; an imported log may still hold one
-        return False
-    return current.board.matches(target, row, col)
 
 
 def _adjusted(state: ZoomState, fact: Fact) -> ZoomState:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from adjudicator.games.zoom import coords
 from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.kernel.rng import SeededRng
 
@@ -33,12 +34,15 @@ def normalise(rows: Sequence[str | Sequence[str]], what: str) -> Rows:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One round's grid and targets, encoded for matching."""
+    """One round's grid and targets, encoded for matching. ``hits`` memoises :meth:`hit` per
+    target and coordinate text (a round's buzzes name the same few cells again and again); it
+    takes no part in equality."""
 
     grid: Rows
     targets: Mapping[str, Rows]
     encoded_grid: tuple[str, ...]
     encoded_targets: Mapping[str, tuple[str, ...]]
+    hits: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, grid: Rows, targets: Mapping[str, Rows]) -> Board:
@@ -68,6 +72,24 @@ class Board:
                 return False
             row += 1
         return True
+
+    def hit(self, label: str, at: object) -> bool:
+        """Whether target ``label`` is at the coordinate ``at`` (False when ``at`` is not one:
+        never recorded by decide, an imported log may still hold one)."""
+        if not isinstance(at, str):
+            return False
+        key = (label, at)
+        found = self.hits.get(key)
+        if found is None:
+            found = self.hits[key] = self._hit(label, at)
+        return found
+
+    def _hit(self, label: str, at: str) -> bool:
+        try:
+            row, col = coords.parse(at)
+        except InvalidCommand:
+            return False
+        return self.matches(label, row, col)
 
     def occurrences(self, label: str) -> Iterator[tuple[int, int]]:
         return find_all(self.encoded_grid, self.encoded_targets[label])
