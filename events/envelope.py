@@ -73,16 +73,18 @@ class StoredEvent:
 
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 def assembled(fields: dict[str, Any]) -> StoredEvent:
     """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso``,
     ``recorded_iso`` (which must be ``iso`` of its times) and ``plain_json`` (which must be
-    what the property finds). Built without ``__init__``, which
-    only assigns the fields one by one (a frozen dataclass's assignments are slow): for a
-    parser of many events that has checked each field itself."""
+    what the property finds). Built without ``__init__``, which only assigns the fields one by
+    one (a frozen dataclass's assignments are slow), and ``fields`` itself becomes the event's
+    ``__dict__`` (the caller hands it over and keeps no hold on it): for a parser of many
+    events that has checked each field itself."""
     event: StoredEvent = _new(StoredEvent)
-    event.__dict__.update(fields)
+    _set(event, "__dict__", fields)
     return event
 
 

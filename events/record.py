@@ -252,7 +252,7 @@ def loads(text: str) -> Record:
     header = _header(*rows[0])
     events, withheld = [], set()
     for number, line in rows[1:]:
-        event, hidden = _envelope(number, line)
+        event, hidden = _fast(line) or _exact(number, line)
         events.append(event)
         if hidden:
             withheld.add(event.seq)
@@ -279,9 +279,11 @@ def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
     an overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
     ``json`` + :class:`Envelope`, so every line is accepted or refused as before, with the same
     error message."""
-    fast = _fast(line)
-    if fast is not None:
-        return fast
+    return _fast(line) or _exact(number, line)
+
+
+def _exact(number: int, line: str) -> tuple[StoredEvent, bool]:
+    """The line read by ``json`` then :class:`Envelope`: the reference, with its errors."""
     envelope = _validated(Envelope, number, line)
     return envelope.stored(), envelope.payload is None
 
