@@ -40,6 +40,7 @@ class ZoomGame:
 
     evolve = staticmethod(fold_rules.evolve)  # the rules themselves: a fold calls them per event
     advance = staticmethod(fold_rules.advance)
+    evolve_run = staticmethod(fold_rules.buzz_run)  # see adjudicator.kernel.fold.RunFolding
 
     def view(self, state: ZoomState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
