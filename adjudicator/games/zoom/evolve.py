@@ -79,10 +79,10 @@ def _quiet(current: _Open, now: datetime) -> bool:
         return False
     if current.priority_holder and now >= current.started_at + PRIORITY_WINDOW:
         return False
-    return all(now < lockout.until for lockout in current.lockouts)
+    return _unexpired(current.lockouts, now) is current.lockouts
 
 
-def _unexpired(lockouts: tuple[Lockout, ...], now: datetime) -> tuple[Lockout, ...]:
+def _unexpired(lockouts: Sequence[Lockout], now: datetime) -> Sequence[Lockout]:
     """The lockouts still running at ``now``: ``lockouts`` itself when none has expired (the
     usual case, checked without building a tuple)."""
     for lockout in lockouts:
@@ -176,13 +176,9 @@ class _Tally:
     def started_at(self) -> datetime:
         return self.current.started_at
 
-    @property
-    def all_found(self) -> bool:
-        return len(self.found) == len(self.current.board.targets)
-
-    def buzz(self, fact: Fact, seat: str, amend: Mapping[str, Any], pairs: _Pairs) -> None:
+    def buzz(self, fact: Fact, seat: str, amend: Mapping[str, Any], pairs: _Pairs) -> bool:
         """Grade one buzz pair by pair; a graded buzz then releases the opponent's lockouts
-        and ends the buzzer's own Priority."""
+        and ends the buzzer's own Priority. Whether every target of the round is found."""
         self.graded = False
         results = tuple(
             [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
@@ -196,6 +192,7 @@ class _Tally:
                     break
             if self.priority_holder == seat:
                 self.priority_holder = None
+        return len(self.found) == len(self.current.board.targets)
 
     def _grade(self, fact: Fact, seat: str, target: str, at: str, amended: Any) -> PairOutcome:
         reason = self._ineligible_reason(seat, target)
@@ -264,8 +261,7 @@ def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
         over = tuple(PairOutcome(t, at, Verdict.INELIGIBLE, "round_over") for t, at in pairs)
         return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over))
     tally = _Tally.of(state, current)
-    tally.buzz(fact, seat, amend, pairs)
-    return _tallied(state, tally, fact)
+    return _tallied(state, tally, fact, tally.buzz(fact, seat, amend, pairs))
 
 
 def buzz_run(
@@ -281,25 +277,25 @@ def buzz_run(
     current = state.round
     if fact.type != BUZZED or state.phase is not Phase.IN_ROUND or current is None:
         return evolve(state, fact), start + 1
-    tally = _Tally.of(state, current)
-    end = start
+    tally, end, count = _Tally.of(state, current), start, len(facts)
     while True:
-        tally.buzz(fact, *_buzz_of(fact))
+        seat, amend, pairs = _buzz_of(fact)
+        all_found = tally.buzz(fact, seat, amend, pairs)
         end += 1
-        if tally.all_found or end == len(facts):
+        if all_found or end == count:
             break
         following = facts[end]
         if following.type != BUZZED or following.at > at or not _quiet(tally, following.at):
             break
         fact = following
-    return _tallied(state, tally, fact), end
+    return _tallied(state, tally, fact, all_found), end
 
 
-def _tallied(state: ZoomState, tally: _Tally, last: Fact) -> ZoomState:
+def _tallied(state: ZoomState, tally: _Tally, last: Fact, all_found: bool) -> ZoomState:
     """The state after the buzzes ``tally`` graded, the last of them ``last``: the round ends
     at that buzz when it found the last target."""
     after = tally.state(state)
-    return end_round(after, last.at, "all_found") if tally.all_found else after
+    return end_round(after, last.at, "all_found") if all_found else after
 
 
 def _record(state: ZoomState, buzz: BuzzOutcome) -> ZoomState:
