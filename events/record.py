@@ -246,12 +246,13 @@ def dumps(header: Header, lines: Sequence[dict[str, Any]]) -> str:
 
 def loads(text: str) -> Record:
     """Parse a record; raises :class:`RecordFormatError` naming the first unreadable line."""
-    rows = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    if not rows:
+    rows = ((n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip())
+    first = next(rows, None)
+    if first is None:
         raise RecordFormatError(1, "the record is empty")
-    header = _header(*rows[0])
+    header = _header(*first)
     events, withheld = [], set()
-    for number, line in rows[1:]:
+    for number, line in rows:
         event, hidden = _fast(line) or _exact(number, line)
         events.append(event)
         if hidden:
