@@ -9,7 +9,13 @@ from hashlib import sha256
 from operator import itemgetter
 from typing import Any, Literal
 
-from adjudicator.kernel.canonical import fast_canonical_json, iso, plain, stdlib_canonical_json
+from adjudicator.kernel.canonical import (
+    fast_canonical_json,
+    iso,
+    plain,
+    plain_canonical_json,
+    stdlib_canonical_json,
+)
 
 GENESIS_HASH = "0" * 64
 Visibility = Literal["public", "private"]
@@ -167,12 +173,9 @@ def _canonical(envelope: dict[str, Any], plain_json: bool | None = None) -> byte
     out when ``plain_json`` already says what it finds (None: not known)."""
     if plain_json is False:
         return stdlib_canonical_json(envelope)
-    fast = fast_canonical_json(envelope, _known_plain if plain_json else _plain)
+    known = plain_json is True
+    fast = plain_canonical_json(envelope) if known else fast_canonical_json(envelope, _plain)
     return stdlib_canonical_json(envelope) if fast is None else fast
-
-
-def _known_plain(envelope: dict[str, Any]) -> bool:
-    return True
 
 
 def _plain(envelope: dict[str, Any]) -> bool:
