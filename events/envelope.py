@@ -9,7 +9,13 @@ from hashlib import sha256
 from operator import itemgetter
 from typing import Any, Literal
 
-from adjudicator.kernel.canonical import fast_canonical_json, iso, plain, stdlib_canonical_json
+from adjudicator.kernel.canonical import (
+    fast_canonical_json,
+    iso,
+    plain,
+    plain_canonical_json,
+    stdlib_canonical_json,
+)
 
 GENESIS_HASH = "0" * 64
 Visibility = Literal["public", "private"]
@@ -34,8 +40,10 @@ class StoredEvent:
     """An event as recorded. ``position`` is the global order in this store instance only.
 
     ``occurred_iso`` and ``recorded_iso`` are the two times as ``iso`` writes them (what the
-    hash covers), formatted once per event; a record's parser, which reads them in that form,
-    hands them over (:func:`assembled`)."""
+    hash covers), formatted once per event; ``plain_json`` says whether every field the hash
+    covers holds only plain JSON values (``canonical.plain``), found once per event. A record's
+    parser, which reads the times in that form and checks each line's values, hands all three
+    over (:func:`assembled`)."""
 
     match_id: str
     seq: int
@@ -65,17 +73,24 @@ class StoredEvent:
     def recorded_iso(self) -> str:
         return iso(self.recorded_at)
 
+    @cached_property
+    def plain_json(self) -> bool:
+        return _plain(_hashed(self))
+
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 def assembled(fields: dict[str, Any]) -> StoredEvent:
-    """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso`` and
-    ``recorded_iso`` (which must be ``iso`` of its times). Built without ``__init__``, which
-    only assigns the fields one by one (a frozen dataclass's assignments are slow): for a
-    parser of many events that has checked each field itself."""
+    """The StoredEvent of ``fields``: every field by name, and optionally ``occurred_iso``,
+    ``recorded_iso`` (which must be ``iso`` of its times) and ``plain_json`` (which must be
+    what the property finds). Built without ``__init__``, which only assigns the fields one by
+    one (a frozen dataclass's assignments are slow), and ``fields`` itself becomes the event's
+    ``__dict__`` (the caller hands it over and keeps no hold on it): for a parser of many
+    events that has checked each field itself."""
     event: StoredEvent = _new(StoredEvent)
-    event.__dict__.update(fields)
+    _set(event, "__dict__", fields)
     return event
 
 
@@ -153,9 +168,13 @@ _STRINGS = frozenset({str, type(None)})
 _FIXED = itemgetter("match_id", "type", "actor", "commitment", "idempotency_key", "prev_hash")
 
 
-def _canonical(envelope: dict[str, Any]) -> bytes:
-    """``canonical_json(envelope)``, its ``plain`` check cut short (see ``_plain``)."""
-    fast = fast_canonical_json(envelope, _plain)
+def _canonical(envelope: dict[str, Any], plain_json: bool | None = None) -> bytes:
+    """``canonical_json(envelope)``, its ``plain`` check cut short (see ``_plain``), or left
+    out when ``plain_json`` already says what it finds (None: not known)."""
+    if plain_json is False:
+        return stdlib_canonical_json(envelope)
+    known = plain_json is True
+    fast = plain_canonical_json(envelope) if known else fast_canonical_json(envelope, _plain)
     return stdlib_canonical_json(envelope) if fast is None else fast
 
 
@@ -167,7 +186,12 @@ def _plain(envelope: dict[str, Any]) -> bool:
 
 def hash_of(event: StoredEvent) -> str:
     """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``)."""
-    envelope = _envelope(
+    return sha256(_canonical(_hashed(event), event.plain_json)).hexdigest()
+
+
+def _hashed(event: StoredEvent) -> dict[str, Any]:
+    """The envelope of ``event`` that its hash covers."""
+    return _envelope(
         event.match_id,
         event.seq,
         event.type,
@@ -181,4 +205,3 @@ def hash_of(event: StoredEvent) -> str:
         event.prev_hash,
         event.source,
     )
-    return sha256(_canonical(envelope)).hexdigest()

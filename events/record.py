@@ -246,13 +246,14 @@ def dumps(header: Header, lines: Sequence[dict[str, Any]]) -> str:
 
 def loads(text: str) -> Record:
     """Parse a record; raises :class:`RecordFormatError` naming the first unreadable line."""
-    rows = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    if not rows:
+    rows = ((n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip())
+    first = next(rows, None)
+    if first is None:
         raise RecordFormatError(1, "the record is empty")
-    header = _header(*rows[0])
+    header = _header(*first)
     events, withheld = [], set()
-    for number, line in rows[1:]:
-        event, hidden = _envelope(number, line)
+    for number, line in rows:
+        event, hidden = _fast(line) or _exact(number, line)
         events.append(event)
         if hidden:
             withheld.add(event.seq)
@@ -275,13 +276,15 @@ def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
     """One envelope line: the event, and whether its payload is withheld.
 
     The fast path reads the raw line in one step (pydantic's JSON parser, checks in Rust); a
-    line it refuses, or whose payload or source is not plain JSON (a float, maybe NaN or an
-    overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
+    line it refuses, or whose seq, payload or source is not plain JSON (a float, maybe NaN or
+    an overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
     ``json`` + :class:`Envelope`, so every line is accepted or refused as before, with the same
     error message."""
-    fast = _fast(line)
-    if fast is not None:
-        return fast
+    return _fast(line) or _exact(number, line)
+
+
+def _exact(number: int, line: str) -> tuple[StoredEvent, bool]:
+    """The line read by ``json`` then :class:`Envelope`: the reference, with its errors."""
     envelope = _validated(Envelope, number, line)
     return envelope.stored(), envelope.payload is None
 
@@ -296,7 +299,7 @@ def _fast(line: str) -> tuple[StoredEvent, bool] | None:
         return None
     read: dict[str, Any] = fast.__dict__  # the fields, as pydantic keeps them
     payload, private_to = read["payload"], read["private_to"]
-    if _disclosure_problem(fast) or not plain((payload, read["source"])):
+    if _disclosure_problem(fast) or not plain((read["seq"], payload, read["source"])):
         return None
     fields = {
         **read,
@@ -307,6 +310,7 @@ def _fast(line: str) -> tuple[StoredEvent, bool] | None:
         "private_to": None if private_to is None else tuple(private_to),
         "occurred_iso": read["occurred_at"],  # canonical: iso gives the very text back
         "recorded_iso": read["recorded_at"],
+        "plain_json": True,  # the other fields are exact strings, checked by the model
     }
     return assembled(fields), payload is None
 

@@ -60,11 +60,17 @@ def fast_canonical_json(value: Any, check: Callable[[Any], bool] | None = None) 
     it (a lone surrogate, a key that is not exactly a ``str``, nesting deeper than 254 levels or
     a cycle) or ``check`` (``plain`` unless given) finds a value orjson may spell otherwise. The
     stdlib then decides, and raises its own error if it must."""
+    text = plain_canonical_json(value)
+    return text if text is not None and (check or plain)(value) else None  # no cycle to walk
+
+
+def plain_canonical_json(value: Any) -> bytes | None:
+    """:func:`fast_canonical_json` of a value known to be plain (``plain``, which is then not
+    called): orjson's bytes, or None when orjson refuses it."""
     try:
-        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:
         return None
-    return text if (check or plain)(value) else None  # orjson's success: no cycle to walk
 
 
 def stdlib_canonical_json(value: Any) -> bytes:

@@ -39,6 +39,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, get_args
 from pydantic import BaseModel
 
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted
+from adjudicator.kernel.values import fast_init
 
 HOST = "host"
 SYSTEM = "system"
@@ -83,6 +84,7 @@ class Setup:
     created_at: datetime | None = None
 
 
+@fast_init  # built once per event by every fold
 @dataclass(frozen=True, slots=True)
 class Fact:
     """A recorded event as the rules see it. ``amendment`` is a host ruling's override."""

@@ -2,7 +2,9 @@
 
 The caller chooses the log: the events recorded up to ``known_at`` (record time). This module
 chooses the game time: everything whose effective game time is at or before ``at`` is applied in
-order, each preceded by ``advance`` to its instant, and finally ``advance(state, at)``.
+order, each preceded by ``advance`` to its instant, and finally ``advance(state, at)``. A game
+may apply several facts in one step to the very same effect, faster (:class:`RunFolding`: Zoom
+grades a run of buzzes between two deadlines into one new state).
 A ruling that takes effect at instant T is applied before the players' events at T.
 
 :class:`Running` is the same fold kept open: the state after the last applied fact, extended by
@@ -11,11 +13,11 @@ new facts as they are recorded, so a live match is not re-folded from scratch on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from adjudicator import rulings
 from adjudicator.kernel.decider import Fact, Game, Setup
@@ -57,12 +59,33 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
 _ORDER = itemgetter(0, 1, 2)
 
 
-def replay(game: Game[S, Any], state: S, ordered: Iterable[Fact], at: datetime) -> S:
+@runtime_checkable
+class RunFolding(Protocol[S]):
+    """A game that may apply several facts in one step, faster than one by one."""
+
+    def evolve_run(
+        self, state: S, facts: Sequence[Fact], start: int, at: datetime
+    ) -> tuple[S, int]:
+        """``facts[start]`` (at or before ``at``) and maybe some after it (each at or before
+        ``at``), applied to ``state`` as :func:`replay` applies them one by one; returns the
+        state and the index of the first fact not applied."""
+        ...
+
+
+def replay(game: Game[S, Any], state: S, ordered: Sequence[Fact], at: datetime) -> S:
+    """``state`` after each fact up to ``at`` (``advance`` to its time, then ``evolve``), then
+    advanced to ``at``; by the game's ``evolve_run`` when it has one (:class:`RunFolding`)."""
     evolve, advance = game.evolve, game.advance
-    for fact in ordered:
+    run = game.evolve_run if isinstance(game, RunFolding) else None
+    index, count = 0, len(ordered)
+    while index < count:
+        fact = ordered[index]
         if fact.at > at:
             break
-        state = evolve(advance(state, fact.at), fact)
+        if run is None:
+            state, index = evolve(advance(state, fact.at), fact), index + 1
+        else:
+            state, index = run(state, ordered, index, at)
     return advance(state, at)
 
 

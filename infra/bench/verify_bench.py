@@ -14,12 +14,12 @@ other work on a shared machine disturbs less than wall-clock time (it still slow
 and cores are shared). ``verify_text`` pauses the cyclic garbage collector while it works (see
 ``api.service.audit``); the parts are timed under the same pause, and one more line shows
 ``loads`` + ``verify_parsed`` with the collector running, what the pause saves. The chain is
-checked on the parsed events, which carry their times' canonical text from the parse as in
-``verify_text``. "before" is the way parse and chain were done before they were made faster,
-kept here as a reference: ``json.loads`` + ``model_validate`` per line; canonical JSON by the
-stdlib ``json``, ``iso`` through ``astimezone`` and a copy of each event to drop its salt. Both
-ways are run on the same record in the same process, so the ratio holds even when the machine
-is loaded.
+checked on the parsed events, which carry their times' canonical text and whether their hashed
+fields are plain JSON (``plain_json``) from the parse, as in ``verify_text``. "before" is the
+way parse and chain were done before they were made faster, kept here as a reference:
+``json.loads`` + ``model_validate`` per line; canonical JSON by the stdlib ``json``, ``iso``
+through ``astimezone`` and a copy of each event to drop its salt. Both ways are run on the same
+record in the same process, so the ratio holds even when the machine is loaded.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Zoom fold properties: random command sequences (valid and not) never crash the fold, the
-fold of the whole log equals the fold extended fact by fact, and rulings never crash it."""
+fold of the whole log equals the fold extended fact by fact, rulings never crash it, and the
+replay by runs of buzzes (``buzz_run``) equals the replay fact by fact."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator import rulings as ruling_effects
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.fold import Running
+from adjudicator.kernel.fold import Running, replay, timeline
 from tests.kit import at
 from tests.support.zoom_play import HOST, play, steps
 
@@ -32,23 +34,55 @@ def test_random_play_never_crashes_and_folds_incrementally_to_the_same_state(
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 2**32),
-    script=steps,
-    rulings=st.lists(
-        st.tuples(
-            st.sampled_from(["void", "undo", "end_round", "adjust_score", "amend"]),
-            st.integers(1, 45),
-            st.floats(0, 400),
-        ),
-        max_size=5,
+rulings_lists = st.lists(
+    st.tuples(
+        st.sampled_from(["void", "undo", "end_round", "adjust_score", "amend"]),
+        st.integers(1, 45),
+        st.floats(0, 400),
     ),
+    max_size=5,
 )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), script=steps, rulings=rulings_lists)
 def test_rulings_anywhere_in_history_never_crash_the_fold(
     seed: int, script: list[tuple[Any, float, str | None]], rulings: list[tuple[str, int, float]]
 ) -> None:
     table = play(seed, script)
+    rule(table, rulings)
+    for t in (0, 50, 200, 1000):
+        table.game.view(table.state(t), HOST)
+
+
+class OneByOne:
+    """The game without its ``evolve_run``: ``replay`` applies each fact by itself."""
+
+    def __init__(self, game: Any) -> None:
+        self.evolve, self.advance = game.evolve, game.advance
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), script=steps, rulings=rulings_lists)
+def test_the_replay_by_runs_of_buzzes_is_the_replay_fact_by_fact(
+    seed: int, script: list[tuple[Any, float, str | None]], rulings: list[tuple[str, int, float]]
+) -> None:
+    table = play(seed, script)
+    rule(table, rulings)
+    ordered = timeline(table.facts, ruling_effects.resolve(table.facts))
+    start = table.game.initial(table.setup)
+    for t in (0, 5, 30, 61, 100, 200, 1000):
+        moment = at(t)
+        assert replay(table.game, start, ordered, moment) == replay(
+            OneByOne(table.game),  # type: ignore[arg-type]
+            start,
+            ordered,
+            moment,
+        )
+
+
+def rule(table: Any, rulings: list[tuple[str, int, float]]) -> None:
+    """Record the host's ``rulings`` (kind, target seq or ``to_seq``, game time) at t=500."""
     for kind, target, when in rulings:
         payload: dict[str, Any] = {"reason": "property"}
         if kind in ("void", "amend"):
@@ -62,5 +96,3 @@ def test_rulings_anywhere_in_history_never_crash_the_fold(
         if kind == "adjust_score":
             payload |= {"seat": "beta", "delta": -1}
         table.record(f"ruling.{kind}", payload, t=500)
-    for t in (0, 50, 200, 1000):
-        table.game.view(table.state(t), HOST)

@@ -1,28 +1,33 @@
-"""Zoom's fold: ``evolve`` applies one recorded event, ``advance`` applies the deadlines.
+"""Zoom's fold: ``evolve`` applies one recorded event, ``advance`` applies the deadlines, and
+``buzz_run`` applies a run of buzzes between two deadlines of a round at once.
 
 Outcomes are derived here, never recorded: a buzz event holds the pairs as posted, and grading
 happens against the state the fold reached at that event. So a ruling that changes the past (a
 voided buzz, an earlier round end, an amended outcome) changes every outcome after it.
+
+A buzz is graded into a :class:`_Tally` of its round (found targets, lockouts, Priority,
+scores, outcomes), from which one new state is built: per buzz by ``evolve``, once for a whole
+run by ``buzz_run`` (a long match's re-fold is mostly such runs), by the same code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
-from adjudicator.games.zoom import coords
 from adjudicator.games.zoom.events import (
     BUZZED,
     PRIORITY_DECLARED,
     ROUND_STARTED,
-    Buzzed,
     PriorityDeclared,
     RoundStarted,
 )
 from adjudicator.games.zoom.grid import Board, normalise
 from adjudicator.games.zoom.state import (
+    PRIORITY_WINDOW,
+    ROUND_CLOCK,
     BuzzOutcome,
     Found,
     Lockout,
@@ -35,14 +40,13 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.decider import Fact, declared_result
-from adjudicator.kernel.errors import InvalidCommand
-from adjudicator.kernel.values import updated
+from adjudicator.kernel.values import replacer, updated
 
 
 def advance(state: ZoomState, now: datetime) -> ZoomState:
     """Apply every deadline at or before ``now``: lockouts, Priority window, round clock."""
     current = state.round
-    if state.phase is not Phase.IN_ROUND or current is None:
+    if state.phase is not Phase.IN_ROUND or current is None or _quiet(current, now):
         return state
     if now >= current.deadline:
         return end_round(state, current.deadline, "round_clock")
@@ -50,12 +54,34 @@ def advance(state: ZoomState, now: datetime) -> ZoomState:
     holder = current.priority_holder
     if holder is not None and current.priority_until is not None and now >= current.priority_until:
         holder = None
-    if lockouts is current.lockouts and holder == current.priority_holder:
-        return state
     return updated(state, round=updated(current, lockouts=lockouts, priority_holder=holder))
 
 
-def _unexpired(lockouts: tuple[Lockout, ...], now: datetime) -> tuple[Lockout, ...]:
+class _Open(Protocol):
+    """The parts of an open round its deadlines depend on (a :class:`Round`, or a tally)."""
+
+    @property
+    def started_at(self) -> datetime: ...
+    @property
+    def clock_from(self) -> datetime: ...
+    @property
+    def lockouts(self) -> Sequence[Lockout]: ...
+    @property
+    def priority_holder(self) -> str | None: ...
+
+
+def _quiet(current: _Open, now: datetime) -> bool:
+    """Whether no deadline of the open round ``current`` falls at or before ``now`` (so
+    ``advance`` leaves it as it is): the round clock, every lockout, a held Priority window
+    (``Round.deadline``, ``Lockout.until``, ``Round.priority_until``)."""
+    if now >= current.clock_from + ROUND_CLOCK:
+        return False
+    if current.priority_holder and now >= current.started_at + PRIORITY_WINDOW:
+        return False
+    return _unexpired(current.lockouts, now) is current.lockouts
+
+
+def _unexpired(lockouts: Sequence[Lockout], now: datetime) -> Sequence[Lockout]:
     """The lockouts still running at ``now``: ``lockouts`` itself when none has expired (the
     usual case, checked without building a tuple)."""
     for lockout in lockouts:
@@ -120,110 +146,162 @@ def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
 
 @dataclass(slots=True)
 class _Tally:
-    """What one buzz changes in its round, gathered pair by pair; one new state is built after.
-    ``found`` and ``lockouts`` are the round's own until a pair changes them (then copies)."""
+    """An open round's changing parts while buzzes are graded into it, pair by pair and buzz
+    by buzz; one new state is built after (:meth:`state`). ``found``, ``lockouts`` and
+    ``scores`` are the state's own until a buzz changes them (then copies)."""
 
+    current: Round  # the round as the tally began
     found: Mapping[str, Found]
     lockouts: tuple[Lockout, ...] | list[Lockout]
     clock_from: datetime
-    gained: int = 0
-    graded: bool = False
+    priority_holder: str | None
+    scores: Mapping[str, int]
+    outcomes: Outcomes | None
+    graded: bool = False  # whether the buzz being graded has an eligible pair
 
-    def find(self, target: str, found: Found) -> None:
-        self.found = {**self.found, target: found}
-        self.clock_from = found.when
-        self.gained += 1
+    @classmethod
+    def of(cls, state: ZoomState, current: Round) -> _Tally:
+        return cls(
+            current,
+            current.found,
+            current.lockouts,
+            current.clock_from,
+            current.priority_holder,
+            state.scores,
+            state.outcomes,
+        )
 
-    def lock(self, lockout: Lockout) -> None:
-        self.lockouts = [*self.lockouts, lockout]
+    @property
+    def started_at(self) -> datetime:
+        return self.current.started_at
+
+    def buzz(self, fact: Fact, seat: str, amend: Mapping[str, Any], pairs: _Pairs) -> bool:
+        """Grade one buzz pair by pair; a graded buzz then releases the opponent's lockouts
+        and ends the buzzer's own Priority. Whether every target of the round is found."""
+        self.graded = False
+        results = tuple(
+            [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
+        )
+        buzz = BuzzOutcome(fact.seq, seat, fact.at, self.current.number, results)
+        self.outcomes = Outcomes(buzz, self.outcomes)
+        if self.graded:
+            for lockout in self.lockouts:
+                if lockout.seat != seat:
+                    self.lockouts = [lo for lo in self.lockouts if lo.seat == seat]
+                    break
+            if self.priority_holder == seat:
+                self.priority_holder = None
+        return len(self.found) == len(self.current.board.targets)
+
+    def _grade(self, fact: Fact, seat: str, target: str, at: str, amended: Any) -> PairOutcome:
+        reason = self._ineligible_reason(seat, target)
+        if reason is not None:
+            return PairOutcome(target, at, Verdict.INELIGIBLE, reason)
+        if amended in _AMENDED:
+            verdict = Verdict(amended)
+        else:
+            hit = self.current.board.hit(target, at)
+            verdict = Verdict.CORRECT if hit else Verdict.INCORRECT
+        self.graded = True
+        if verdict is Verdict.CORRECT:
+            self.found = {**self.found, target: Found(seat, at, fact.at, fact.seq)}
+            self.clock_from = fact.at
+            self.scores = {**self.scores, seat: self.scores.get(seat, 0) + 1}
+        else:
+            self.lockouts = [*self.lockouts, Lockout(seat, target, fact.at, fact.seq)]
+        return PairOutcome(target, at, verdict, None, amended is not None)
+
+    def _ineligible_reason(self, seat: str, target: str) -> str | None:
+        if target in self.found:
+            return "already_found"
+        if self.priority_holder is not None and self.priority_holder != seat:
+            return "priority"
+        for lockout in self.lockouts:
+            if lockout.seat == seat and lockout.target == target:
+                return "locked_out"
+        if target not in self.current.board.targets:
+            return "unknown_target"
+        return None
+
+    def state(self, state: ZoomState) -> ZoomState:
+        """``state`` with the round as tallied (still open), the scores and the outcomes."""
+        current = self.current
+        if (
+            self.found is current.found
+            and self.lockouts is current.lockouts
+            and self.priority_holder == current.priority_holder
+        ):
+            after = current
+        else:
+            lockouts = tuple(self.lockouts)
+            after = _open_round(
+                current, self.clock_from, self.found, lockouts, self.priority_holder
+            )
+        return _buzzed_round(state, after, self.scores, self.outcomes)
+
+
+_Pairs = list[tuple[str, str]]
+_NO_AMENDMENT: Mapping[str, Any] = {}
+_buzzed_round = replacer(ZoomState, "round", "scores", "outcomes")
+_open_round = replacer(Round, "clock_from", "found", "lockouts", "priority_holder")
+
+
+def _buzz_of(fact: Fact) -> tuple[str, Mapping[str, Any], _Pairs]:
+    """The buzz's seat, the host's amendment of it (if any) and its (target, at) pairs."""
+    payload = fact.payload  # a Buzzed, as recorded (typing.cast would cost a call per buzz)
+    seat, amend = payload["seat"], fact.amendment or _NO_AMENDMENT
+    return seat, amend, [(p["target"], p["at"]) for p in payload["pairs"]]
 
 
 def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
-    payload = cast(Buzzed, fact.payload)
-    seat, amend = payload["seat"], fact.amendment or {}
-    pairs = [(p["target"], p["at"]) for p in payload["pairs"]]
+    seat, amend, pairs = _buzz_of(fact)
     current = state.round
     if state.phase is not Phase.IN_ROUND or current is None:
         over = tuple(PairOutcome(t, at, Verdict.INELIGIBLE, "round_over") for t, at in pairs)
         return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over))
-    tally = _Tally(current.found, current.lockouts, current.clock_from)
-    results = tuple(
-        [_grade(current, tally, seat, target, at, fact, amend.get(target)) for target, at in pairs]
-    )
-    buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results)
-    holder, lockouts = current.priority_holder, tally.lockouts
-    if tally.graded:  # releases the opponent's lockouts and ends the buzzer's own Priority
-        if any(lo.seat != seat for lo in lockouts):
-            lockouts = [lo for lo in lockouts if lo.seat == seat]
-        holder = None if holder == seat else holder
-    if (
-        tally.found is current.found
-        and lockouts is current.lockouts
-        and holder == current.priority_holder
-    ):
-        after = current
-    else:  # built afresh (faster than ``updated`` for five of its nine fields): still open
-        after = Round(
-            current.number,
-            current.started_at,
-            current.board,
-            tally.clock_from,
-            tally.found,
-            tuple(lockouts),
-            holder,
-        )
-    scores = state.scores
-    if tally.gained:
-        scores = {**scores, seat: scores.get(seat, 0) + tally.gained}
-    state = updated(state, round=after, scores=scores, outcomes=Outcomes(buzz, state.outcomes))
-    if len(tally.found) == len(current.board.targets):
-        state = end_round(state, fact.at, "all_found")
-    return state
+    tally = _Tally.of(state, current)
+    return _tallied(state, tally, fact, tally.buzz(fact, seat, amend, pairs))
+
+
+def buzz_run(
+    state: ZoomState, facts: Sequence[Fact], start: int, at: datetime
+) -> tuple[ZoomState, int]:
+    """Zoom's ``evolve_run`` (see ``adjudicator.kernel.fold.replay``): ``facts[start]`` applied
+    as ``replay`` applies it and, when it is a buzz in an open round, the buzzes after it too,
+    while each comes before every deadline of the round (so ``advance`` would leave it as it
+    is) and at or before ``at``, and targets remain: graded into one tally, one new state built
+    for them all. Returns the state and the index of the first fact not applied."""
+    fact = facts[start]
+    state = advance(state, fact.at)
+    current = state.round
+    if fact.type != BUZZED or state.phase is not Phase.IN_ROUND or current is None:
+        return evolve(state, fact), start + 1
+    tally, end, count = _Tally.of(state, current), start, len(facts)
+    while True:
+        seat, amend, pairs = _buzz_of(fact)
+        all_found = tally.buzz(fact, seat, amend, pairs)
+        end += 1
+        if all_found or end == count:
+            break
+        following = facts[end]
+        if following.type != BUZZED or following.at > at or not _quiet(tally, following.at):
+            break
+        fact = following
+    return _tallied(state, tally, fact, all_found), end
+
+
+def _tallied(state: ZoomState, tally: _Tally, last: Fact, all_found: bool) -> ZoomState:
+    """The state after the buzzes ``tally`` graded, the last of them ``last``: the round ends
+    at that buzz when it found the last target."""
+    after = tally.state(state)
+    return end_round(after, last.at, "all_found") if all_found else after
 
 
 def _record(state: ZoomState, buzz: BuzzOutcome) -> ZoomState:
     return updated(state, outcomes=Outcomes(buzz, state.outcomes))
 
 
-def _ineligible_reason(current: Round, tally: _Tally, seat: str, target: str) -> str | None:
-    if target in tally.found:
-        return "already_found"
-    if current.priority_holder is not None and current.priority_holder != seat:
-        return "priority"
-    if any(lo.seat == seat and lo.target == target for lo in tally.lockouts):
-        return "locked_out"
-    if target not in current.board.targets:
-        return "unknown_target"
-    return None
-
-
-def _grade(
-    current: Round, tally: _Tally, seat: str, target: str, at: str, fact: Fact, amended: Any
-) -> PairOutcome:
-    reason = _ineligible_reason(current, tally, seat, target)
-    if reason is not None:
-        return PairOutcome(target, at, Verdict.INELIGIBLE, reason)
-    if amended in _AMENDED:
-        verdict = Verdict(amended)
-    else:
-        verdict = Verdict.CORRECT if _hit(current, target, at) else Verdict.INCORRECT
-    tally.graded = True
-    if verdict is Verdict.CORRECT:
-        tally.find(target, Found(seat, at, fact.at, fact.seq))
-    else:
-        tally.lock(Lockout(seat, target, fact.at, fact.seq))
-    return PairOutcome(target, at, verdict, amended=amended is not None)
-
-
 _AMENDED = (Verdict.CORRECT.value, Verdict.INCORRECT.value)  # what an amend may say of a pair
-
-
-def _hit(current: Round, target: str, at: str) -> bool:
-    try:
-        row, col = coords.parse(at)
-    except InvalidCommand:  # never recorded by decide; an imported log may still hold one
-        return False
-    return current.board.matches(target, row, col)
 
 
 def _adjusted(state: ZoomState, fact: Fact) -> ZoomState:

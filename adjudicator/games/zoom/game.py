@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -16,7 +15,6 @@ from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import (
     Context,
     Draft,
-    Fact,
     Setup,
     Viewer,
     command_models,
@@ -40,11 +38,9 @@ class ZoomGame:
     def decide(self, state: ZoomState, command: ZoomCommand, ctx: Context) -> list[Draft]:
         return rules.decide(state, command, ctx)
 
-    def evolve(self, state: ZoomState, fact: Fact) -> ZoomState:
-        return fold_rules.evolve(state, fact)
-
-    def advance(self, state: ZoomState, now: datetime) -> ZoomState:
-        return fold_rules.advance(state, now)
+    evolve = staticmethod(fold_rules.evolve)  # the rules themselves: a fold calls them per event
+    advance = staticmethod(fold_rules.advance)
+    evolve_run = staticmethod(fold_rules.buzz_run)  # see adjudicator.kernel.fold.RunFolding
 
     def view(self, state: ZoomState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)

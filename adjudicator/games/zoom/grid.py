@@ -2,16 +2,18 @@
 
 A grid is a tuple of rows; every row a tuple of symbol tokens (``"R"``, ``"G"``, or longer).
 For speed each grid also keeps its rows encoded as strings, one character per cell, so that
-matching a target is ``str.find`` on rows (the same token gets the same character in a grid and
-in the targets matched against it, because the code book is shared per round).
+finding a target is ``str.find`` on rows and matching it at a cell ``str.startswith`` (the
+same token gets the same character in a grid and in the targets matched against it, because
+the code book is shared per round).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from adjudicator.games.zoom import coords
 from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.kernel.rng import SeededRng
 
@@ -32,12 +34,15 @@ def normalise(rows: Sequence[str | Sequence[str]], what: str) -> Rows:
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """One round's grid and targets, encoded for matching."""
+    """One round's grid and targets, encoded for matching. ``hits`` memoises :meth:`hit` per
+    target and coordinate text (a round's buzzes name the same few cells again and again); it
+    takes no part in equality."""
 
     grid: Rows
     targets: Mapping[str, Rows]
     encoded_grid: tuple[str, ...]
     encoded_targets: Mapping[str, tuple[str, ...]]
+    hits: dict[tuple[str, str], bool] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, grid: Rows, targets: Mapping[str, Rows]) -> Board:
@@ -60,9 +65,31 @@ class Board:
     def matches(self, label: str, row: int, col: int) -> bool:
         """True when target ``label``'s marks equal the grid's at top-left ``(row, col)``."""
         target, grid = self.encoded_targets[label], self.encoded_grid
-        if row + len(target) > len(grid) or col + len(target[0]) > len(grid[0]):
+        if row + len(target) > len(grid):
             return False
-        return all(grid[row + i][col : col + len(part)] == part for i, part in enumerate(target))
+        for part in target:  # ``startswith`` at ``col``: False past the row's end, no slice
+            if not grid[row].startswith(part, col):
+                return False
+            row += 1
+        return True
+
+    def hit(self, label: str, at: object) -> bool:
+        """Whether target ``label`` is at the coordinate ``at`` (False when ``at`` is not one:
+        never recorded by decide, an imported log may still hold one)."""
+        if not isinstance(at, str):
+            return False
+        key = (label, at)
+        found = self.hits.get(key)
+        if found is None:
+            found = self.hits[key] = self._hit(label, at)
+        return found
+
+    def _hit(self, label: str, at: str) -> bool:
+        try:
+            row, col = coords.parse(at)
+        except InvalidCommand:
+            return False
+        return self.matches(label, row, col)
 
     def occurrences(self, label: str) -> Iterator[tuple[int, int]]:
         return find_all(self.encoded_grid, self.encoded_targets[label])

@@ -1,5 +1,5 @@
-"""The events a record's fast parse builds (without ``__init__``, their times' text carried
-over) are the events the constructor builds, and hash as they would."""
+"""The events a record's fast parse builds (without ``__init__``, their times' text and their
+``plain_json`` carried over) are the events the constructor builds, and hash as they would."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from datetime import datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.canonical import iso, sha256_hex, stdlib_canonical_json
 from events import StoredEvent
-from events.envelope import assembled, hash_of
+from events.envelope import _hashed, assembled, hash_of
 from events.record import _CANONICAL_TIME, loads
 from tests.unit.audit.records import RECORDS
 
@@ -26,6 +26,7 @@ def test_a_parsed_event_is_the_constructed_one_with_its_times_as_iso_writes_them
         assert event == built and repr(event) == repr(built)
         assert event.occurred_iso == iso(event.occurred_at) == built.occurred_iso
         assert event.recorded_iso == iso(event.recorded_at) == built.recorded_iso
+        assert event.plain_json == built.plain_json
         assert hash_of(event) == hash_of(built) == event.hash
 
 
@@ -60,3 +61,9 @@ def test_a_canonical_text_that_parses_is_what_iso_writes(numbers: tuple[int, ...
     except ValueError:
         return
     assert iso(moment) == text
+
+
+def test_an_event_with_a_float_is_not_plain_and_hashes_by_the_stdlib() -> None:
+    event = replace(EVENTS[5], payload={"x": 1e-05})
+    assert not event.plain_json and EVENTS[5].plain_json
+    assert hash_of(event) == sha256_hex(stdlib_canonical_json(_hashed(event)))

@@ -1,15 +1,16 @@
-"""``updated`` copies a frozen value with changes, like ``dataclasses.replace``."""
+"""``updated`` and ``replacer`` copy a frozen value with changes, like ``dataclasses.replace``;
+``fast_init`` builds one as the dataclass's own ``__init__`` does."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import FrozenInstanceError, dataclass, field, replace
 from datetime import UTC, datetime
 
 import pytest
 
 from adjudicator.games.zoom.state import BuzzOutcome, PairOutcome, Verdict
 from adjudicator.games.zoom.view import buzz_view
-from adjudicator.kernel.values import updated
+from adjudicator.kernel.values import fast_init, replacer, updated
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,50 @@ def test_updated_equals_replace_and_leaves_the_original_alone() -> None:
 def test_updated_refuses_a_field_the_value_does_not_have() -> None:
     with pytest.raises(TypeError, match="no field"):
         updated(Point(1), z=3)
+
+
+def test_a_replacer_sets_its_fields_in_the_order_named() -> None:
+    p = Point(1, 2, ("a",))
+    assert replacer(Point, "tags", "x")(p, ("b",), 7) == Point(7, 2, ("b",))
+    assert replacer(Point, "tags", "x") is replacer(Point, "tags", "x")
+    with pytest.raises(TypeError, match="named twice"):
+        replacer(Point, "x", "x")
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class FastPoint:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = field(default_factory=tuple)
+    seen: dict[str, int] = field(default_factory=dict)
+
+
+def test_fast_init_builds_what_the_dataclass_init_builds() -> None:
+    assert FastPoint(1) == FastPoint(1, 0, (), {})
+    assert FastPoint(1, tags=("a",), y=2) == FastPoint(x=1, y=2, tags=("a",), seen={})
+    assert FastPoint(1).seen is not FastPoint(1).seen  # a fresh default per instance
+    assert repr(FastPoint(1)) == "FastPoint(x=1, y=0, tags=(), seen={})"
+    assert FastPoint.__init__.__qualname__ == "FastPoint.__init__"
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'x'"):
+        FastPoint()  # type: ignore[call-arg]
+    with pytest.raises(FrozenInstanceError):
+        FastPoint(1).x = 2  # type: ignore[misc]
+    assert replace(FastPoint(1), y=3) == updated(FastPoint(1), y=3) == FastPoint(1, 3)
+
+
+def test_fast_init_refuses_what_it_cannot_build() -> None:
+    @dataclass(frozen=True)
+    class Unslotted:
+        n: int
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class KeywordOnly:
+        n: int
+
+    for cls in (Unslotted, KeywordOnly):
+        with pytest.raises(TypeError, match=r"slotted|keyword-only"):
+            fast_init(cls)
 
 
 def test_updated_refuses_a_class_with_post_init() -> None:
