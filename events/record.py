@@ -245,8 +245,12 @@ def dumps(header: Header, lines: Sequence[dict[str, Any]]) -> str:
 
 
 def loads(text: str) -> Record:
-    """Parse a record; raises :class:`RecordFormatError` naming the first unreadable line."""
-    rows = ((n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip())
+    """Parse a record; raises :class:`RecordFormatError` naming the first unreadable line.
+    Lines end at ``\n`` alone (a ``\r`` before it is JSON whitespace): ``dumps`` writes text
+    unescaped, so a payload may hold U+2028 or U+0085, which ``str.splitlines`` would also
+    break a line at. A line of JSON whitespace only is skipped; anything else must parse."""
+    lines = enumerate(text.split("\n"), start=1)
+    rows = ((n, line) for n, line in lines if line.strip(_JSON_SPACE))
     first = next(rows, None)
     if first is None:
         raise RecordFormatError(1, "the record is empty")
@@ -258,6 +262,9 @@ def loads(text: str) -> Record:
         if hidden:
             withheld.add(event.seq)
     return Record(header, events, frozenset(withheld))
+
+
+_JSON_SPACE = " \t\r"
 
 
 def _header(number: int, line: str) -> Header:

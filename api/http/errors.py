@@ -101,7 +101,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(InterfaceError)
     async def _unreachable(_: Request, error: DBAPIError) -> JSONResponse:
         """The database went away or refused the connection: 503, worth a retry."""
-        log.warning("store_unavailable", error=str(error.orig or error).splitlines()[0])
+        log.warning("store_unavailable", error=str(error.orig or error).partition("\n")[0])
         message = "the database did not answer; retry shortly"
         headers = {"Retry-After": "1"}
         return JSONResponse(body("store_unavailable", message), status_code=503, headers=headers)

@@ -3,12 +3,23 @@ field fails a ``format`` check naming its line and field, and nothing raises."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from api.service.audit import verify_text
-from tests.unit.audit.records import GAMES, HIDDEN, ZOOM, edited, lines, text_of, without
+from events.record import loads
+from tests.unit.audit.records import (
+    GAMES,
+    HIDDEN,
+    ZOOM,
+    edited,
+    lines,
+    rechained,
+    text_of,
+    without,
+)
 
 ZOOM_SEEDED = 3  # line 3: seq 2, match.seeded, private to the host, revealed
 HIDDEN_DEALT = 5  # line 5: seq 4, zombego.piece_dealt, private to white, revealed
@@ -134,3 +145,28 @@ def test_json_that_cannot_be_hashed_is_a_format_error(raw: str, expected: str) -
     text[3] = text[3].replace('"payload": {', '"payload": {' + raw + ", ", 1)
     detail = format_failure("".join(text))
     assert detail.startswith("line 4: ") and expected in detail, detail
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0b", "\x1c"])
+def test_a_payload_holding_a_unicode_line_separator_reads_back_as_written(
+    separator: str,
+) -> None:
+    """``dumps`` writes text unescaped; only ``\\n`` ends a line (``str.splitlines`` also
+    breaks at these, which cut such a record in two)."""
+    events = loads(ZOOM.read_text(encoding="utf-8")).events
+    payload = {**events[3].payload, "note": f"one{separator}two"}
+    changed = [*events[:3], replace(events[3], payload=payload), *events[4:]]
+    record = loads(rechained(ZOOM, changed))
+    assert record.events[3].payload == payload
+    assert len(record.events) == len(events)
+
+
+@pytest.mark.parametrize("prefix", ["\x85", "\u2028", "\x0c"])
+def test_a_character_before_the_header_is_a_format_error(prefix: str) -> None:
+    text = ZOOM.read_text(encoding="utf-8")
+    assert format_failure(prefix + text).startswith("line 1:")
+
+
+def test_a_record_with_crlf_line_ends_reads_as_with_lf() -> None:
+    text = ZOOM.read_text(encoding="utf-8")
+    assert loads(text.replace("\n", "\r\n")) == loads(text)
