@@ -9,9 +9,12 @@ failing on a lock upgrade; readers use a plain deferred ``BEGIN``.
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
@@ -32,11 +35,34 @@ def normalise_url(url: str | URL) -> URL:
     return parsed
 
 
+def json_loads(text: str | bytes) -> Any:
+    """A JSON column's value, as ``json.loads`` reads it: by orjson (several times faster per
+    row) unless the text holds a run of 19 digits, where orjson turns an int beyond 64 bits
+    into a float, or orjson refuses it (NaN, an overflowing exponent, a lone surrogate)."""
+    long_digits = _LONG_DIGITS_BYTES if isinstance(text, bytes) else _LONG_DIGITS
+    if long_digits.search(text) is None:  # type: ignore[arg-type]
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+_LONG_DIGITS_BYTES = re.compile(rb"[0-9]{19}")
+
+
 def make_engine(url: str | URL) -> Engine:
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
-    engine = create_engine(parsed, pool_size=POOL_SIZE, max_overflow=POOL_SIZE, pool_pre_ping=True)
+    engine = create_engine(
+        parsed,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_SIZE,
+        pool_pre_ping=True,
+        json_deserializer=json_loads,
+    )
     event.listen(engine, "connect", _on_postgres_connect)
     return engine
 
@@ -50,7 +76,7 @@ def _on_postgres_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_engine(url: URL) -> Engine:
     connect_args = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
-    engine = create_engine(url, connect_args=connect_args)
+    engine = create_engine(url, connect_args=connect_args, json_deserializer=json_loads)
     event.listen(engine, "connect", _on_sqlite_connect)
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
