@@ -19,10 +19,10 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 
 WRITE = "store_write"
-# Connections a PostgreSQL engine keeps open: enough for the requests a process serves at once
-# (a command holds one for its append), so a burst of clients never makes the pool open and
-# close connections per request, which costs the server a process fork each; as many again
-# are opened under a bigger burst and closed after it.
+# Connections a PostgreSQL engine keeps open by default (``ADJUDICATOR_DB_POOL_SIZE``): enough
+# for the requests a process serves at once (a command holds one for its append), so a burst of
+# clients never makes the pool open and close connections per request, which costs the server a
+# process fork each; as many again are opened under a bigger burst and closed after it.
 POOL_SIZE = 20
 BUSY_TIMEOUT_MS = 30_000
 
@@ -52,14 +52,16 @@ _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _LONG_DIGITS_BYTES = re.compile(rb"[0-9]{19}")
 
 
-def make_engine(url: str | URL) -> Engine:
+def make_engine(url: str | URL, pool_size: int = POOL_SIZE) -> Engine:
+    """An engine for ``url``; on PostgreSQL, ``pool_size`` connections kept open (and as many
+    again under a burst)."""
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
     engine = create_engine(
         parsed,
-        pool_size=POOL_SIZE,
-        max_overflow=POOL_SIZE,
+        pool_size=pool_size,
+        max_overflow=pool_size,
         pool_pre_ping=True,
         json_deserializer=json_loads,
     )

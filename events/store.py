@@ -16,7 +16,7 @@ from events import matches as match_queries
 from events import rows
 from events.appending import append_batch, insert_sealed
 from events.chain import verify_chain
-from events.engine import WRITE, make_engine
+from events.engine import POOL_SIZE, WRITE, make_engine
 from events.envelope import NewEvent, StoredEvent
 from events.errors import (
     DuplicateToken,
@@ -54,8 +54,10 @@ class EventStore:
         )
 
     @classmethod
-    def from_url(cls, url: str, clock: Clock | None = None) -> EventStore:
-        return cls(make_engine(url), clock)
+    def from_url(
+        cls, url: str, clock: Clock | None = None, pool_size: int = POOL_SIZE
+    ) -> EventStore:
+        return cls(make_engine(url, pool_size), clock)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -55,7 +55,9 @@ def create_app(
     if store is None:
         if settings.upgrade_on_start:
             upgrade(settings.migration_url, service_role=settings.service_role)
-        store = EventStore.from_url(settings.database_url, clock=clock)
+        store = EventStore.from_url(
+            settings.database_url, clock=clock, pool_size=settings.db_pool_size
+        )
     ensure_operator_token(store, settings.operator_token)
     wakeups = Wakeups()
     store.on_append(wakeups.appended)

@@ -44,6 +44,13 @@ class Settings(BaseSettings):
         description="No, Not That! word list file (one word a line, env ADJUDICATOR_WORDLIST);"
         " default: the web2 list of the english-words package",
     )
+    db_pool_size: int = Field(
+        20,
+        ge=1,
+        le=500,
+        description="PostgreSQL connections each process keeps open, and as many again under"
+        " a burst: a replica (each --workers process) may hold twice this many",
+    )
     stream_poll_seconds: float = Field(
         2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
     )

@@ -66,3 +66,17 @@ def test_configuring_a_new_operator_token_revokes_the_old_one(tmp_path: Path) ->
         new = client.post("/matches", json=body, headers={"Authorization": "Bearer op-new"})
     assert (old.status_code, new.status_code) == (403, 201)
     app.state.service.store.dispose()
+
+
+def test_the_connection_pool_is_sized_by_the_setting(database_url: str) -> None:
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite's connections are not pooled by size")
+    settings = Settings(database_url=database_url, db_pool_size=3, log_level="warning")
+    app = create_app(settings)
+    try:
+        pool = app.state.service.store.engine.pool
+        assert (pool.size(), pool._max_overflow) == (3, 3)
+    finally:
+        app.state.service.store.dispose()
+    with pytest.raises(ValueError, match="db_pool_size"):
+        Settings(database_url=database_url, db_pool_size=0)
