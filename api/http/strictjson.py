@@ -1,10 +1,12 @@
 """Request bodies are strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's
-parser accepts by default) are refused as invalid JSON (422 ``invalid_request``), never taken
-as numbers or nulls. Every router uses :class:`StrictJsonRoute`."""
+parser accepts by default), and a number too large for a double (``1e400``, which it reads as
+infinity), are refused as invalid JSON (422 ``invalid_request``), never taken as numbers or
+nulls. Every router uses :class:`StrictJsonRoute`."""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -17,11 +19,18 @@ def _refuse(name: str) -> Any:
     raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise json.JSONDecodeError(f"{text} is out of range for a number", text, 0)
+    return value
+
+
 class StrictJsonRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
             body = await self.body()
-            self._json = json.loads(body, parse_constant=_refuse)
+            self._json = json.loads(body, parse_constant=_refuse, parse_float=_finite)
         return self._json
 
 

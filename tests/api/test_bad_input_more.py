@@ -139,7 +139,7 @@ def _with_number_salt(line: str) -> str:
     return json.dumps(data)
 
 
-@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-2E+999"])
 def test_nan_and_infinity_in_a_body_are_refused(api: Api, literal: str) -> None:
     supplied_match(api)
     before = api.last_seq()
@@ -313,3 +313,21 @@ def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once
     assert (first.status_code, again.status_code) == (201, 201)
     assert again.json()["replayed"] is True
     assert api.last_seq() == before + 1
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1E309"])
+def test_a_number_too_large_for_a_double_is_refused_not_stored_as_null(
+    api: Api, number: str
+) -> None:
+    """``amend``'s outcome takes any JSON: an overflowing number was read as infinity, then
+    stored as null."""
+    supplied_match(api)
+    api.ok("alpha", {"type": "buzz", "pairs": [{"target": "A", "at": "b2"}]})
+    before = api.last_seq()
+    body = (
+        f'{{"type": "amend", "target_seq": {before}, "outcome": {{"A": {number}}}, "reason": "x"}}'
+    )
+    headers = api.auth(api.token("host")) | {"content-type": "application/json"}
+    answer = api.client.post(f"/matches/{api.match_id}/rulings", content=body, headers=headers)
+    clear(answer, 422, "invalid_request")
+    assert api.last_seq() == before
