@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from events import EventStore, NewEvent
+from events import EventStore, NewEvent, StoredEvent
 from tests.store.support import ManualClock, event, new_match
 
 
@@ -90,3 +90,14 @@ def test_payloads_round_trip_exactly(store: EventStore) -> None:
     assert public.payload == {"n": 1, **payload}
     assert (private.private_to, private.visibility) == ((), "private")
     assert public.private_to is None and public.visibility == "public"
+
+
+def test_the_read_fields_are_exactly_the_event_s() -> None:
+    """Reads build events by these names, one per column: none may be missing or extra."""
+    from dataclasses import fields
+
+    from events.rows import _FIELDS
+    from events.tables import events
+
+    assert tuple(f.name for f in fields(StoredEvent)) == _FIELDS
+    assert set(_FIELDS) <= set(events.c.keys())
