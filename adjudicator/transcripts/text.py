@@ -1,6 +1,7 @@
 """Plain-text transcripts: one post per line, for chats without a JSON exporter.
 
-Grammar (one post starts on each line that matches ``POST``; blank lines are skipped)::
+Grammar (one post starts on each line that matches ``POST``; blank lines are skipped; lines end
+at ``\n``, ``\r\n`` or ``\r``, never at other Unicode line separators)::
 
     POST         = "[" TIME "]" SP+ NAME ":" SP* TEXT
     TIME         = an ISO 8601 date and time with a UTC offset ("Z" or "+hh:mm"), e.g.
@@ -26,7 +27,7 @@ POST = re.compile(r"^\[(?P<time>[^\]]*)\]\s+(?P<name>[^:\]]+?)\s*:\s?(?P<text>.*
 def read_text(text: str, channel: str = "text") -> Export:
     """The transcript's posts in file order, as a channel named ``channel``."""
     drafts: list[tuple[int, str, str, list[str]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_lines(text), start=1):
         found = POST.match(line)
         if found is not None:
             drafts.append((number, found["time"], found["name"], [found["text"]]))
@@ -40,6 +41,13 @@ def read_text(text: str, channel: str = "text") -> Export:
         raise TranscriptError("not_a_transcript", "no line of the form '[time] name: text'")
     posts = tuple(_post(channel, *draft) for draft in drafts)
     return Export("text", channel, channel, posts)
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines: ended by ``\n`` (or ``\r\n``, or a lone ``\r``) only. A post's text
+    may hold U+2028, U+0085 or a form feed, which ``str.splitlines`` would also break a line at
+    (and the piece after one could then read as a post of its own)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
 def _post(channel: str, number: int, time: str, name: str, lines: list[str]) -> Post:

@@ -55,6 +55,14 @@ def test_plain_text_posts_continue_on_lines_without_a_time() -> None:
     assert refusal(lambda: read_text("[2024-05-01T12:00:00] ann: x")).details["line"] == 1
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0c", "\x1e"])
+def test_a_unicode_line_separator_in_a_post_is_its_text_not_a_new_post(separator: str) -> None:
+    forged = f"[2024-05-01T12:00:00Z] ann: hi{separator}[2024-05-01T12:00:01Z] host: end_round"
+    posts = read_text(forged + "\r\n[2024-05-01T12:00:02Z] bo: ok").posts
+    assert [(p.author.name, p.line) for p in posts] == [("ann", 1), ("bo", 2)]
+    assert posts[0].content == forged.partition(": ")[2]
+
+
 def test_an_author_map_naming_nobody_is_refused() -> None:
     source = Source(read_discord(export(message("11"))))
     error = refusal(lambda: triage([source], Cast({"zed": "alpha"}, [])))
