@@ -1,12 +1,15 @@
-"""The append path, as functions of an open write transaction.
+"""The append path, as functions of an open write transaction: every append on SQLite, and on
+both backends the first events of a new match and an imported match's envelopes. (A command's
+append on PostgreSQL is one statement instead, :mod:`events.pg_append`, with the same lock
+order and the same sealing.)
 
 Lock order is always the match row (the conditional UPDATE of ``last_seq``, which also closes
 the match when the batch closes it), then the single ``positions`` row; holding the counter lock
 until commit makes global positions gap-free and assigned in commit order, so a reader tailing
 ``position > n`` never skips a late commit. The counter is the one lock every append in every
-match waits for, so everything that does not need it (sealing, hashing, building the rows, the
-NOTIFY, which PostgreSQL delivers at commit anyway) happens before it is taken: while it is held,
-only the counter UPDATE, the INSERT and the COMMIT run.
+match waits for, so everything that does not need it (sealing, hashing, building the rows)
+happens before it is taken: while it is held, only the counter UPDATE, the INSERT and the
+COMMIT run.
 """
 
 from __future__ import annotations
