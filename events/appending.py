@@ -1,7 +1,7 @@
 """The append path, as functions of an open write transaction: every append on SQLite, and on
-both backends the first events of a new match and an imported match's envelopes. (A command's
-append on PostgreSQL is one statement instead, :mod:`events.pg_append`, with the same lock
-order and the same sealing.)
+both backends the first events of a new match and an imported match's envelopes. (On
+PostgreSQL, ``EventStore.append`` is one statement instead, :mod:`events.pg_append`, with the
+same lock order and the same sealing.)
 
 Lock order is always the match row (the conditional UPDATE of ``last_seq``, which also closes
 the match when the batch closes it), then the single ``positions`` row; holding the counter lock
