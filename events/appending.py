@@ -50,7 +50,7 @@ def append_batch(
         prev_hash, prev_recorded_at = stream_tail(conn, match_id, expected_seq)
     else:
         prev_hash, prev_recorded_at = head
-    recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
+    recorded_at = record_time(now, prev_recorded_at)
     if close:
         stamp_closed(conn, match_id, recorded_at)
     # sealed before the counter is locked (hashes do not cover the position)
@@ -112,6 +112,13 @@ def stamp_closed(conn: Connection, match_id: str, closed_at: datetime) -> None:
     """The close time of a match just closed by ``claim_seqs`` (the record time of its last
     event); the match row is locked by that claim until commit."""
     conn.execute(update(matches).where(matches.c.match_id == match_id).values(closed_at=closed_at))
+
+
+def record_time(now: datetime, previous: datetime | None) -> datetime:
+    """The record time of a batch after an event recorded at ``previous`` (None: the first):
+    the store's clock, but never before ``previous``, so record time never goes backwards
+    within a match."""
+    return max(now, previous) if previous else now
 
 
 def stream_tail(conn: Connection, match_id: str, seq: int) -> tuple[str, datetime | None]:

@@ -26,7 +26,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import NoResultFound
 
 from adjudicator.kernel.canonical import iso
-from events.appending import refusal, seal_batch, stream_tail
+from events.appending import record_time, refusal, seal_batch, stream_tail
 from events.envelope import NewEvent, StoredEvent
 from events.notify import CHANNEL
 from events.rows import rows_of
@@ -83,7 +83,7 @@ def append_statement(
     connection: nothing is written unless all of it is. Refusals raise as there."""
     tail = head if head is not None and expected_seq > 0 else _tail(conn, match_id, expected_seq)
     prev_hash, prev_recorded_at = tail
-    recorded_at = max(now, prev_recorded_at) if prev_recorded_at else now
+    recorded_at = record_time(now, prev_recorded_at)
     sealed = seal_batch(batch, match_id, expected_seq, recorded_at, idempotency_key, prev_hash)
     rows = rows_of(sealed, request_digest)
     params = _params(rows, match_id, expected_seq, recorded_at, close)

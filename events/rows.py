@@ -88,19 +88,4 @@ def rows_of(stored: Sequence[StoredEvent], request_digest: str | None) -> list[d
     ]
 
 
-_COLUMNS = (
-    "match_id",
-    "seq",
-    "position",
-    "type",
-    "actor",
-    "occurred_at",
-    "recorded_at",
-    "payload",
-    "salt",
-    "commitment",
-    "idempotency_key",
-    "prev_hash",
-    "hash",
-    "source",
-)
+_COLUMNS = tuple(name for name in _FIELDS if name != "private_to")  # kept a tuple, stored a list
