@@ -1,8 +1,10 @@
 """Wake-ups across replicas. On PostgreSQL every append sends ``NOTIFY`` on one channel with
-``<match id>:<last seq>`` as payload, from its own statement (``events.pg_append``), so it is
-delivered at commit; a :class:`Listener` thread per process turns those into callbacks. A
-wake-up carries no events: readers catch up by seq, so a lost one only delays an update until
-the next poll.
+``<match id>:<last seq>:<origin>`` as payload, from its own statement (``events.pg_append``),
+so it is delivered at commit; ``origin`` is the appending store instance's
+:attr:`events.EventStore.origin`, so a process can tell its own appends (which it hands to its
+streams with their data, see ``EventStore.on_append``) from other replicas'. A
+:class:`Listener` thread per process turns those into callbacks. A wake-up carries no events:
+readers catch up by seq, so a lost one only delays an update until the next poll.
 """
 
 from __future__ import annotations

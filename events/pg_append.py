@@ -45,7 +45,8 @@ WITH claimed AS (
     WHERE positions.id = 1
     RETURNING positions.last
 ), woken AS (
-    SELECT pg_notify(%(channel)s, claimed.match_id || ':' || %(last_seq)s) AS sent FROM claimed
+    SELECT pg_notify(%(channel)s, claimed.match_id || ':' || %(last_seq)s || ':' || %(origin)s)
+        AS sent FROM claimed
 )
 INSERT INTO events (
     match_id, seq, position, type, actor, occurred_at, recorded_at, payload, private_to,
@@ -78,15 +79,17 @@ def append_statement(
     request_digest: str | None,
     close: bool,
     head: tuple[str, datetime] | None = None,
+    origin: str = "",
 ) -> list[StoredEvent]:
     """What :func:`events.appending.append_batch` does, as one statement on an autocommit
-    connection: nothing is written unless all of it is. Refusals raise as there."""
+    connection: nothing is written unless all of it is. Refusals raise as there. ``origin``
+    names the appending store in the NOTIFY (see :mod:`events.notify`)."""
     tail = head if head is not None and expected_seq > 0 else _tail(conn, match_id, expected_seq)
     prev_hash, prev_recorded_at = tail
     recorded_at = record_time(now, prev_recorded_at)
     sealed = seal_batch(batch, match_id, expected_seq, recorded_at, idempotency_key, prev_hash)
     rows = rows_of(sealed, request_digest)
-    params = _params(rows, match_id, expected_seq, recorded_at, close)
+    params = {**_params(rows, match_id, expected_seq, recorded_at, close), "origin": origin}
     placed = {seq: position for seq, position in conn.exec_driver_sql(_APPEND, params)}
     if len(placed) != len(sealed):
         raise refusal(conn, match_id, expected_seq)

@@ -59,7 +59,7 @@ def create_app(
             settings.database_url, clock=clock, pool_size=settings.db_pool_size
         )
     ensure_operator_token(store, settings.operator_token)
-    wakeups = Wakeups()
+    wakeups = Wakeups(origin=store.origin)
     store.on_append(wakeups.appended)
     app = FastAPIOffline(  # /docs and /redoc with their assets served by the app (no CDN)
         title="Match adjudicator",

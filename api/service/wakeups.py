@@ -236,9 +236,10 @@ class Subscription:
 class Wakeups:
     """The hubs of this process, one per match with open streams."""
 
-    def __init__(self) -> None:
+    def __init__(self, origin: str | None = None) -> None:
         self._hubs: dict[str, MatchHub] = {}
         self._lock = threading.Lock()
+        self.origin = origin  # this process's store (``EventStore.origin``): its own appends
 
     @contextmanager
     def subscription(
@@ -272,10 +273,16 @@ class Wakeups:
             hub.offer(stored)
 
     def notified(self, payload: str) -> None:
-        """Thread-safe: a NOTIFY payload, ``<match id>:<last seq>`` (or a bare match id, as
-        sent before seqs were added): the match's streams see that append after at most one
-        shared read, none when their hub holds it already."""
-        match_id, _, seq = payload.partition(":")
+        """Thread-safe: a NOTIFY payload, ``<match id>:<last seq>:<origin>`` (or without the
+        origin, or a bare match id, as sent before these were added): the match's streams see
+        that append after at most one shared read, none when their hub holds it already or
+        when this process's own store made it (:meth:`appended` hands those over with their
+        events: the notification may overtake that hand-over, and reading the tail then
+        would be a store read per append for nothing)."""
+        match_id, _, rest = payload.partition(":")
+        seq, _, origin = rest.partition(":")
+        if origin and origin == self.origin:
+            return
         hub = self.hub(match_id)
         if hub is not None:
             hub.heard(int(seq) if seq.isdigit() else None)

@@ -89,3 +89,15 @@ def test_notify_payloads_name_the_match_and_its_last_seq() -> None:
     wakeups.notified("m:4")
     wakeups.notified("m")
     assert woken == ["read", "read"]
+
+
+def test_a_notification_of_this_process_own_append_is_left_to_its_hand_over() -> None:
+    wakeups = Wakeups(origin="ours")
+    hub, woken = hub_at(3)
+    wakeups._hubs["m"] = hub
+    wakeups.notified("m:4:ours")  # overtook the hand-over (offer), which brings the events
+    assert woken == []
+    wakeups.notified("m:4:theirs")  # another replica's append: read once
+    assert woken == ["read"]
+    wakeups.appended("m", [stored(4)])
+    assert hub.take(3) == [stored(4)] and woken == ["read"]
