@@ -16,9 +16,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api.http import console, errors, logs, openapi
+from api.http.inflight import InFlight
 from api.http.limits import BodyLimit
 from api.http.responses import FastJSONResponse
 from api.http.routes import audit, games, health, live, ludii, matches, transcripts
+from api.service.fanout import Quiet
 from api.service.matches import MatchService
 from api.service.settings import Settings
 from api.service.tokens import ensure_operator_token
@@ -59,7 +61,8 @@ def create_app(
             settings.database_url, clock=clock, pool_size=settings.db_pool_size
         )
     ensure_operator_token(store, settings.operator_token)
-    wakeups = Wakeups(origin=store.origin)
+    quiet = Quiet()
+    wakeups = Wakeups(origin=store.origin, quiet=quiet)
     store.on_append(wakeups.appended)
     app = FastAPIOffline(  # /docs and /redoc with their assets served by the app (no CDN)
         title="Match adjudicator",
@@ -80,6 +83,7 @@ def create_app(
     )
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)
     app.add_middleware(logs.RequestLog)
+    app.add_middleware(InFlight, quiet=quiet)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in (*routers, transcripts.router):
         app.include_router(router)

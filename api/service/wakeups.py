@@ -10,7 +10,9 @@ a thread of its own. Either way the hub keeps the events in a window of the last
 wakes every subscriber; each subscriber takes the events after its own seq from that window,
 redacted for its viewer (each rendering is made once per viewer and shared by the streams of
 that viewer). A subscriber behind the window (a replay from an old seq, or a slow client) reads
-the store itself in pages of ``PAGE`` events.
+the store itself in pages of ``PAGE`` events. The wake-ups of one event loop's streams go
+through that loop's :class:`api.service.fanout.Sweep`: a few at a time, after the loop's other
+requests in flight.
 
 Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
 ``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
@@ -29,10 +31,12 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from itertools import islice
 
 import structlog
 
+from api.service.fanout import Quiet, Sweep
 from events import StoredEvent
 
 PAGE = 500
@@ -45,9 +49,10 @@ log = structlog.get_logger("api.live")
 class MatchHub:
     """One match's shared tail in this process: a window of recent events, read once for all."""
 
-    def __init__(self, match_id: str, reader: Reader) -> None:
+    def __init__(self, match_id: str, reader: Reader, quiet: Quiet | None = None) -> None:
         self.match_id = match_id
         self.reader = reader
+        self.quiet = quiet
         self.subscribers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
         self.window: deque[StoredEvent] = deque(maxlen=WINDOW)
         self.head: int | None = None  # the tail is read up to seq ``head`` (None: not yet)
@@ -58,6 +63,7 @@ class MatchHub:
         self._lock = threading.Lock()
         self._rendered: OrderedDict[tuple[int, Hashable], bytes] = OrderedDict()
         self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+        self._sweeps: dict[asyncio.AbstractEventLoop, Sweep] = {}
 
     def take(self, seq: int) -> list[StoredEvent] | None:
         """The window's events after ``seq``; None when the window does not reach back to
@@ -158,14 +164,17 @@ class MatchHub:
 
     def _notify(self) -> None:
         """Wake every subscriber: one call into each event loop (not one per stream), since
-        each such call writes to the loop's wake-up pipe."""
-        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Event]] = {}
+        each such call writes to the loop's wake-up pipe; there the loop's :class:`Sweep`
+        wakes its streams a few at a time, after the loop's other requests."""
         with self._lock:
-            for loop, event in self.subscribers:
-                by_loop.setdefault(loop, []).append(event)
-        for loop, events in by_loop.items():
+            sweeps = list(self._sweeps.items())
+        for loop, sweep in sweeps:
             if not loop.is_closed():
-                loop.call_soon_threadsafe(_set_all, events)
+                loop.call_soon_threadsafe(sweep.kick)
+
+    def _of_loop(self, loop: asyncio.AbstractEventLoop) -> list[asyncio.Event]:
+        with self._lock:
+            return [event for other, event in self.subscribers if other is loop]
 
     def join(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event], poll: float) -> None:
         """Add a subscriber (call from its loop, holding the lock); the first of a loop starts
@@ -174,6 +183,7 @@ class MatchHub:
         loop = entry[0]
         if loop not in self._tickers:
             self._tickers[loop] = loop.create_task(self._tick(loop, poll))
+            self._sweeps[loop] = Sweep(partial(self._of_loop, loop), self.quiet)
 
     def leave(self, entry: tuple[asyncio.AbstractEventLoop, asyncio.Event]) -> None:
         """Remove a subscriber (holding the lock); the last of a loop stops its ticker."""
@@ -183,6 +193,9 @@ class MatchHub:
             ticker = self._tickers.pop(loop, None)
             if ticker is not None:
                 ticker.cancel()
+            sweep = self._sweeps.pop(loop, None)
+            if sweep is not None:
+                sweep.cancel()
 
     async def _tick(self, loop: asyncio.AbstractEventLoop, poll: float) -> None:
         """Every ``poll`` seconds: a read if the window is older than that (appends another
@@ -236,10 +249,11 @@ class Subscription:
 class Wakeups:
     """The hubs of this process, one per match with open streams."""
 
-    def __init__(self, origin: str | None = None) -> None:
+    def __init__(self, origin: str | None = None, quiet: Quiet | None = None) -> None:
         self._hubs: dict[str, MatchHub] = {}
         self._lock = threading.Lock()
         self.origin = origin  # this process's store (``EventStore.origin``): its own appends
+        self.quiet = quiet  # the requests in flight, which the streams' wake-ups let go first
 
     @contextmanager
     def subscription(
@@ -250,7 +264,8 @@ class Wakeups:
         every ``poll`` seconds."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
-            hub = self._hubs.setdefault(match_id, MatchHub(match_id, reader))
+            hub = self._hubs.get(match_id) or MatchHub(match_id, reader, self.quiet)
+            self._hubs[match_id] = hub
             with hub._lock:
                 hub.join(entry, poll)
         try:

@@ -3,13 +3,16 @@ and with N workers), a command's latency under open live streams, memory of repl
 
 from __future__ import annotations
 
+import json
 import os
 import select
+import statistics
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -23,6 +26,7 @@ from infra.bench.service import (
     http_load,
     long_match,
     median_ms,
+    pct_ms,
     serve,
     timed,
 )
@@ -136,9 +140,11 @@ class Streams:
     """Live streams opened by a process of their own (``infra/bench/watch.py``), so reading
     them takes no CPU from the harness's timing thread."""
 
-    def __init__(self, base: str, match_id: str, after: int, count: int) -> None:
-        cmd = [sys.executable, str(WATCH), base, match_id, str(after), str(count)]
+    def __init__(self, base: str, match_id: str, after: int, count: int, tracked: int = 0) -> None:
+        """``tracked``: how many of the streams note when each event came (``result``)."""
+        cmd = [sys.executable, str(WATCH), base, match_id, str(after), str(count), str(tracked)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+        self._result: dict[str, Any] | None = None
 
     def opened(self, timeout: float = 120) -> None:
         assert self.proc.stdout is not None
@@ -158,19 +164,45 @@ class Streams:
             self.proc.wait()
 
     def received(self, timeout: float = 300) -> int:
-        out, _ = self.proc.communicate(timeout=timeout)
-        return int(out.split()[-1])
+        return int(self.result(timeout)["received"])
+
+    def result(self, timeout: float = 300) -> dict[str, Any]:
+        """What ``watch.py`` printed at the end: ``received``, and ``arrivals``: per tracked
+        stream, seq -> ``time.monotonic()`` when it came."""
+        if self._result is None:
+            out, _ = self.proc.communicate(timeout=timeout)
+            self._result = json.loads(out.strip().splitlines()[-1])
+        return self._result
 
 
 def command_p50(client: httpx.Client, match: Match, n: int) -> float:
+    return commands_timed(client, match, n)[0]
+
+
+def commands_timed(client: httpx.Client, match: Match, n: int) -> tuple[float, dict[int, float]]:
+    """The p50 of ``n`` buzzes, and when (``time.monotonic``) each one's answer came, by the
+    seq it recorded."""
     url = f"/matches/{match.match_id}/commands"
     counter = iter(range(10**9))
+    answered: dict[int, float] = {}
 
     def post() -> httpx.Response:
         seat = ("alpha", "beta")[next(counter) % 2]
-        return client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
+        response = client.post(url, json=buzz(seat), headers=auth(match.token(seat)))
+        answered[response.json()["events"][0]["seq"]] = time.monotonic()
+        return response
 
-    return median_ms(timed(post, n))
+    return median_ms(timed(post, n)), answered
+
+
+def delivery_ms(answered: dict[int, float], arrivals: list[dict[str, float]]) -> list[float]:
+    """Per tracked stream and command: how long after the command's answer its event came."""
+    return [
+        (came - answered[int(seq)]) * 1000
+        for stream in arrivals
+        for seq, came in stream.items()
+        if int(seq) in answered
+    ]
 
 
 def streams(bench: Bench) -> list[Row]:
@@ -179,28 +211,35 @@ def streams(bench: Bench) -> list[Row]:
     n = 20 if bench.quick else 60
     url = bench.pg_url or bench.sqlite_url
     with serve(url) as server, httpx.Client(base_url=server.base, timeout=60) as client:
-        quiet = _played(client, create_match(client), n)
+        quiet = _played(client, create_match(client), n)[0]
         watched = create_match(client)
-        with Streams(server.base, watched.match_id, 2, count) as watching:
+        with Streams(server.base, watched.match_id, 2, count, tracked=10) as watching:
             watching.opened()
             time.sleep(1.0)
-            busy = _played(client, watched, n)
+            busy, answered = _played(client, watched, n)
             host = auth(watched.token("host"))
             client.post(f"/matches/{watched.match_id}/close", headers=host).raise_for_status()
-            received = watching.received()
+            result = watching.result()
     label = f"command p50 with {count} open live streams on its match"
+    delays = delivery_ms(answered, result["arrivals"])
+    tracked = len(result["arrivals"])
     return [
         Row(label, busy, "ms", quiet, "0 streams"),
-        Row(f"events delivered to the {count} streams", received, "", (n + 2) * count,
-            "expected"),
+        Row(f"events delivered to the {count} streams", result["received"], "",
+            (n + 2) * count, "expected"),
+        Row(f"an event's delivery after its command's answer, p50 ({tracked} streams)",
+            statistics.median(delays), "ms"),
+        Row(f"an event's delivery after its command's answer, p99 ({tracked} streams)",
+            pct_ms([d / 1000 for d in delays], 99), "ms"),
     ]  # fmt: skip
 
 
-def _played(client: httpx.Client, match: Match, n: int) -> float:
-    """Start the match's round (its clock runs from now), then the p50 of ``n`` buzzes."""
+def _played(client: httpx.Client, match: Match, n: int) -> tuple[float, dict[int, float]]:
+    """Start the match's round (its clock runs from now), then ``n`` buzzes: their p50 and
+    when each seq's answer came."""
     url = f"/matches/{match.match_id}/commands"
     client.post(url, json={"type": "start_round"}, headers=auth(match.token("host")))
-    return command_p50(client, match, n)
+    return commands_timed(client, match, n)
 
 
 def memory(bench: Bench) -> list[Row]:
