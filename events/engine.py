@@ -1,6 +1,10 @@
 """Engines for the store: SQLite (embedded default) and PostgreSQL through psycopg 3.
 
-PostgreSQL: every session's time zone is UTC.
+PostgreSQL: every session's time zone is UTC. A connection that lay unused in the pool for
+``PING_AFTER`` seconds or more is pinged before it is handed out (a dead one is replaced
+there); one in steady use is not, which saves a round trip per request. A connection that
+died in the meantime (the server restarted) fails its request with a disconnect, which makes
+the pool replace every connection older than that failure at their next checkout.
 
 SQLite: WAL, a 30 s busy timeout, foreign keys on, and ``BEGIN IMMEDIATE`` for connections
 marked as writers (``conn.execution_options(store_write=True)``) so writers queue up instead of
@@ -12,11 +16,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
+from functools import partial
 from typing import Any
 
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Dialect, make_url
+from sqlalchemy.exc import DisconnectionError
 
 WRITE = "store_write"
 # Connections a PostgreSQL engine keeps open by default (``ADJUDICATOR_DB_POOL_SIZE``): enough
@@ -25,6 +32,8 @@ WRITE = "store_write"
 # process fork each; as many again are opened under a bigger burst and closed after it.
 POOL_SIZE = 20
 BUSY_TIMEOUT_MS = 30_000
+PING_AFTER = 1.0
+"""Seconds unused in the pool after which a connection is pinged before it is handed out."""
 
 
 def normalise_url(url: str | URL) -> URL:
@@ -62,11 +71,30 @@ def make_engine(url: str | URL, pool_size: int = POOL_SIZE) -> Engine:
         parsed,
         pool_size=pool_size,
         max_overflow=pool_size,
-        pool_pre_ping=True,
+        pool_use_lifo=True,  # the same few connections stay in use; the idle rest get pinged
         json_deserializer=json_loads,
     )
     event.listen(engine, "connect", _on_postgres_connect)
+    event.listen(engine.pool, "checkin", _on_checkin)
+    event.listen(engine.pool, "checkout", partial(_on_checkout, engine.dialect))
     return engine
+
+
+def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+    record.info["checked_in"] = time.monotonic()
+
+
+def _on_checkout(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """Ping a connection that lay unused for ``PING_AFTER`` seconds or more (as
+    ``pool_pre_ping`` pings every one); a dead one is refused (``DisconnectionError``), and
+    the pool connects anew in its place."""
+    checked_in = record.info.get("checked_in")
+    if checked_in is None or time.monotonic() - checked_in < PING_AFTER:
+        return
+    try:
+        dialect.do_ping(dbapi_connection)
+    except Exception as error:  # whatever the failure, connect anew
+        raise DisconnectionError(str(error)) from error
 
 
 def _on_postgres_connect(dbapi_connection: Any, _record: Any) -> None:

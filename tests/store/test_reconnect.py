@@ -1,0 +1,96 @@
+"""A PostgreSQL restart as the pool sees it: every connection it holds is gone. A connection
+that lay unused long enough is pinged and replaced before use; one in steady use is not pinged,
+so at most the first request after the restart fails (as a disconnect, which the API answers
+503 ``store_unavailable``) and every connection older than that failure is replaced."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import NullPool
+
+from events import EventStore, engine
+from tests.conftest import PostgresDatabase
+from tests.store.support import GAME_TIME, event, new_match
+
+
+@pytest.fixture
+def pg_store(postgres_database: PostgresDatabase) -> Iterator[EventStore]:
+    postgres_database.reset()
+    store = EventStore.from_url(postgres_database.url, clock=lambda: GAME_TIME)
+    yield store
+    store.dispose()
+
+
+def _fill_pool(store: EventStore, connections: int) -> None:
+    """Check out ``connections`` at once, so the pool holds that many."""
+    barrier = threading.Barrier(connections)
+
+    def hold() -> None:
+        with store.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+            barrier.wait(timeout=10)
+
+    threads = [threading.Thread(target=hold) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def _restart(url: str) -> int:
+    """Terminate every other session of the database (what a restart does to the pool)."""
+    admin = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        killed = conn.execute(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ).scalar_one()
+    admin.dispose()
+    return int(killed)
+
+
+def _appends(store: EventStore, match_id: str, seq: int, count: int) -> list[str]:
+    """``count`` appends one after another from ``seq``: "ok", or the failure's class name
+    (a connection found dead sent nothing, so nothing was recorded)."""
+    results = []
+    for _ in range(count):
+        try:
+            store.append(match_id, seq, [event(seq)])
+            results.append("ok")
+            seq += 1
+        except DBAPIError as error:
+            results.append(type(error).__name__)
+    assert store.last_seq(match_id) == seq
+    return results
+
+
+def test_connections_unused_for_a_while_are_pinged_and_replaced(
+    pg_store: EventStore, postgres_database: PostgresDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PING_AFTER", 0.05)
+    match_id = new_match(pg_store)
+    seq = pg_store.last_seq(match_id)
+    _fill_pool(pg_store, 5)
+    assert _restart(postgres_database.url) >= 5
+    time.sleep(0.1)
+    assert _appends(pg_store, match_id, seq, 10) == ["ok"] * 10
+
+
+def test_after_a_restart_in_steady_use_at_most_the_first_request_fails(
+    pg_store: EventStore, postgres_database: PostgresDatabase
+) -> None:
+    match_id = new_match(pg_store)
+    seq = pg_store.last_seq(match_id)
+    _fill_pool(pg_store, 5)
+    assert _restart(postgres_database.url) >= 5
+    results = _appends(pg_store, match_id, seq, 10)
+    assert results[1:] == ["ok"] * 9, results
+    assert results[0] in ("ok", "OperationalError")
