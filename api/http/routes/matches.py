@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Response
+from starlette.concurrency import run_in_threadpool
 
 from adjudicator import rulings
 from api.http import schemas
@@ -83,18 +85,19 @@ def get_match(service: Service, match_id: str) -> dict[str, Any]:
     responses=ACTING,
     response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
 )
-def post_command(
+async def post_command(
     service: Service,
     match_id: str,
     grant: Grant,
     command: Annotated[schemas.CommandBody, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
+    # async, with the work in the thread pool: a sync endpoint also validates its answer
+    # there, a second hand-over to a thread per command (so too the ruling and the close)
     body = command.model_dump(mode="json", exclude={"occurred_at"})
-    acted = service.execute(
-        match_id, grant, body, occurred_at=command.occurred_at, idempotency_key=idempotency_key
-    )
-    return reads.acted(acted)
+    key, at = idempotency_key, command.occurred_at
+    execute = partial(service.execute, match_id, grant, body, occurred_at=at, idempotency_key=key)
+    return reads.acted(await run_in_threadpool(execute))
 
 
 @router.post(
@@ -104,14 +107,15 @@ def post_command(
     responses=ACTING,
     response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
 )
-def post_ruling(
+async def post_ruling(
     service: Service,
     match_id: str,
     grant: Grant,
     ruling: Annotated[rulings.RulingCommand, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    return reads.acted(service.rule(match_id, grant, ruling, idempotency_key=idempotency_key))
+    rule = partial(service.rule, match_id, grant, ruling, idempotency_key=idempotency_key)
+    return reads.acted(await run_in_threadpool(rule))
 
 
 @router.get(
@@ -154,9 +158,9 @@ def get_state(
     responses=errors(401, 403, 404, 409),
     response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
 )
-def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
+async def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
-    return reads.acted(service.close(match_id, grant))
+    return reads.acted(await run_in_threadpool(service.close, match_id, grant))
 
 
 @router.get("/matches/{match_id}/diff", response_model=schemas.Diff, responses=READING)
