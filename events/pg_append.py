@@ -17,7 +17,7 @@ never touches the counter. Positions stay gap-free and in commit order.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -31,7 +31,7 @@ from events.envelope import NewEvent, StoredEvent
 from events.notify import CHANNEL
 from events.rows import rows_of
 
-_APPEND = """
+APPEND = """
 WITH claimed AS (
     UPDATE matches
     SET last_seq = %(last_seq)s,
@@ -85,15 +85,43 @@ def append_statement(
     connection: nothing is written unless all of it is. Refusals raise as there. ``origin``
     names the appending store in the NOTIFY (see :mod:`events.notify`)."""
     tail = head if head is not None and expected_seq > 0 else _tail(conn, match_id, expected_seq)
+    sealed, params = prepared(
+        match_id, expected_seq, batch, tail, now, idempotency_key, request_digest, close, origin
+    )
+    stored = placed(sealed, conn.exec_driver_sql(APPEND, params))
+    if stored is None:
+        raise refusal(conn, match_id, expected_seq)
+    return stored
+
+
+def prepared(
+    match_id: str,
+    expected_seq: int,
+    batch: Sequence[NewEvent],
+    tail: tuple[str, datetime | None],
+    now: datetime,
+    idempotency_key: str | None,
+    request_digest: str | None,
+    close: bool,
+    origin: str,
+) -> tuple[list[StoredEvent], dict[str, Any]]:
+    """The batch sealed after ``tail`` (the hash and record time of event ``expected_seq``),
+    and the parameters of :data:`APPEND` that record it."""
     prev_hash, prev_recorded_at = tail
     recorded_at = record_time(now, prev_recorded_at)
     sealed = seal_batch(batch, match_id, expected_seq, recorded_at, idempotency_key, prev_hash)
     rows = rows_of(sealed, request_digest)
     params = {**_params(rows, match_id, expected_seq, recorded_at, close), "origin": origin}
-    placed = {seq: position for seq, position in conn.exec_driver_sql(_APPEND, params)}
-    if len(placed) != len(sealed):
-        raise refusal(conn, match_id, expected_seq)
-    return [replace(e, position=placed[e.seq]) for e in sealed]
+    return sealed, params
+
+
+def placed(sealed: list[StoredEvent], returned: Iterable[Any]) -> list[StoredEvent] | None:
+    """The sealed events with the positions :data:`APPEND` returned; None when it refused the
+    claim (it then wrote nothing)."""
+    positions = {seq: position for seq, position in returned}
+    if len(positions) != len(sealed):
+        return None
+    return [replace(e, position=positions[e.seq]) for e in sealed]
 
 
 def _tail(conn: Connection, match_id: str, seq: int) -> tuple[str, datetime | None]:

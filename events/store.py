@@ -11,8 +11,9 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, NoReturn
 
+import psycopg
 from sqlalchemy import Connection, Engine, delete, insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from events import matches as match_queries
 from events import rows
@@ -30,6 +31,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.pg_append import append_statement
+from events.pg_async import AsyncAppends
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
 from events.tables import operator_tokens
 
@@ -56,6 +58,8 @@ class EventStore:
         self._write_turn: AbstractContextManager[object] = (
             threading.RLock() if sqlite else nullcontext()
         )
+        postgres = engine.dialect.name == "postgresql"
+        self._async = AsyncAppends(engine.url, engine.pool.size()) if postgres else None  # type: ignore[attr-defined]
 
     @classmethod
     def from_url(
@@ -65,6 +69,17 @@ class EventStore:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+    async def aopen(self) -> None:
+        """Open async connections for the running event loop, the one that serves requests
+        (:meth:`append_async` on any other loop returns None); at the app's start."""
+        if self._async is not None:
+            await self._async.open()
+
+    async def aclose(self) -> None:
+        """Close what :meth:`aopen` opened; at the app's end."""
+        if self._async is not None:
+            await self._async.close()
 
     @contextmanager
     def _reader(self) -> Iterator[Connection]:
@@ -265,6 +280,39 @@ class EventStore:
         except (VersionConflict, IntegrityError) as error:
             self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
         self._appended(match_id, stored)
+        return stored
+
+    async def append_async(
+        self,
+        match_id: str,
+        expected_seq: int,
+        events: Sequence[NewEvent],
+        *,
+        head: tuple[str, datetime] | None,
+        request_digest: str | None = None,
+    ) -> list[StoredEvent] | None:
+        """:meth:`append` (no idempotency key, no close) awaited on the event loop, on
+        PostgreSQL when ``head`` is known (``events.pg_async``), on the loop :meth:`aopen`
+        opened for. None, with nothing written, when this path cannot record the batch: on
+        SQLite, on another loop, without a head, or when the claim is refused (call
+        :meth:`append`, which explains the refusal). A lost connection raises
+        ``OperationalError`` as :meth:`append` does."""
+        if self._async is None or not self._async.serves() or head is None or expected_seq < 1:
+            return None
+        check_batch(events)
+        if not storable(match_id):
+            raise UnknownMatch(match_id)
+        try:
+            stored = await self._async.append(
+                match_id, expected_seq, events, now=self._now(), head=head,
+                request_digest=request_digest, origin=self.origin,
+            )  # fmt: skip
+        except psycopg.OperationalError as error:
+            raise OperationalError("append", None, error) from error
+        except psycopg.Error:
+            return None  # refused whole by the server: nothing written; append will say why
+        if stored is not None:
+            self._appended(match_id, stored)
         return stored
 
     def on_append(self, callback: Callable[[str, list[StoredEvent]], None]) -> None:

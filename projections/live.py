@@ -68,6 +68,10 @@ class LiveFolds:
         found = self._get(match.match_id)
         return found if found is not None else self.current_live(game, match)
 
+    def peek(self, match_id: str) -> Live | None:
+        """The cached fold as it stands, or None (never reads the store)."""
+        return self._get(match_id)
+
     def put(self, match_id: str, running: Running[Any], head: Head | None = None) -> Live:
         live = Live(running, head)
         with self._lock:

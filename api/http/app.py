@@ -94,13 +94,16 @@ def create_app(
 
 @asynccontextmanager
 async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIterator[None]:
-    """While the app runs on PostgreSQL, appends by other replicas wake this one's streams."""
+    """While the app runs on PostgreSQL, appends by other replicas wake this one's streams, and
+    commands append over async connections opened for the serving loop."""
     listener = None
     if store.engine.dialect.name == "postgresql":
         listener = Listener(store.engine.url, wakeups.notified)
         listener.start()
+    await store.aopen()  # commands' appends awaited on this loop (events.pg_async)
     try:
         yield
     finally:
         if listener is not None:
             listener.stop()
+        await store.aclose()

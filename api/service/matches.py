@@ -12,8 +12,10 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+import anyio.to_thread
 from pydantic import BaseModel, ValidationError
 
 from adjudicator import rulings
@@ -37,7 +39,7 @@ from events import (
 )
 from projections.checkpoints import Checkpoints
 from projections.facts import to_facts
-from projections.live import LiveFolds, head_of
+from projections.live import Live, LiveFolds, head_of
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
 GRANT_CACHE_SIZE = 100_000
@@ -211,17 +213,86 @@ class MatchService:
                 raise
             live = fresh
             decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
-        running = live.running
         new = [self.new_event(d, ctx) for d in decision.drafts]
         stored = self.store.append(
             match.match_id,
-            running.seq,
+            live.running.seq,
             new,
             idempotency_key=key,
             request_digest=digest,
             head=live.head,
         )
-        facts = to_facts(stored)
+        return self._recorded(match, grant, live, decision, stored)
+
+    async def execute_async(
+        self,
+        match_id: str,
+        grant: TokenGrant,
+        body: Mapping[str, Any],
+        *,
+        occurred_at: datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> Acted:
+        """:meth:`execute`, decided on the event loop and its append awaited there when nothing
+        else needs the store (the match's setup and live fold in memory, the game time the live
+        fold's, no ``Idempotency-Key``) and the rules accept it; anything else, and an append
+        the store refuses (nothing is written then), goes to :meth:`execute` in the thread
+        pool, which reads what it needs and explains every refusal."""
+        acted = None
+        if idempotency_key is None:
+            acted = await self._attempt_on_loop(match_id, grant, body, occurred_at)
+        if acted is not None:
+            return acted
+        execute = partial(
+            self.execute, match_id, grant, body, occurred_at=occurred_at,
+            idempotency_key=idempotency_key,
+        )  # fmt: skip
+        return await anyio.to_thread.run_sync(execute)
+
+    async def _attempt_on_loop(
+        self,
+        match_id: str,
+        grant: TokenGrant,
+        body: Mapping[str, Any],
+        occurred_at: datetime | None,
+    ) -> Acted | None:
+        """The first try of :meth:`_attempt` without any store read; None when it would need
+        one (or the rules refuse, which a fresh read may change) or the append was refused."""
+        match, live = self._setups.get(match_id), None
+        if match is not None:
+            live = self.live.peek(match_id)
+        if match is None or live is None or live.head is None:
+            return None
+        access.acting_in(grant, match_id)
+        command = self.parse(match, body, grant)
+        actor = access.actor_of(grant)
+        digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
+        game = self.game(match.game)
+        try:
+            ctx = self.context(grant, live.running.last_play, occurred_at)
+            state = live.running.at(game, ctx.now)
+            if state is None:  # an entered time before the live fold's horizon: a fresh fold
+                return None
+            decision = runner.run(game, state, command, ctx, live.running.seq + 1)
+        except DomainError:
+            return None
+        new = [self.new_event(d, ctx) for d in decision.drafts]
+        stored = await self.store.append_async(
+            match_id, live.running.seq, new, head=live.head, request_digest=digest
+        )
+        return None if stored is None else self._recorded(match, grant, live, decision, stored)
+
+    def _recorded(
+        self,
+        match: MatchRecord,
+        grant: TokenGrant,
+        live: Live,
+        decision: runner.Decision[Any],
+        stored: list[StoredEvent],
+    ) -> Acted:
+        """The answer to an appended decision; the live fold moves on by the stored events."""
+        game = self.game(match.game)
+        running, facts = live.running, to_facts(stored)
         if running.accepts(facts):
             self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
         viewer = access.viewer_of(match, grant)

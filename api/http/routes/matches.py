@@ -92,12 +92,13 @@ async def post_command(
     command: Annotated[schemas.CommandBody, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    # async, with the work in the thread pool: a sync endpoint also validates its answer
-    # there, a second hand-over to a thread per command (so too the ruling and the close)
+    # async: decided on the event loop when it can be (MatchService.execute_async), else in
+    # the thread pool; a sync endpoint also validates its answer in the thread pool, a second
+    # hand-over to a thread per request (so the ruling and the close are async too)
     body = command.model_dump(mode="json", exclude={"occurred_at"})
     key, at = idempotency_key, command.occurred_at
-    execute = partial(service.execute, match_id, grant, body, occurred_at=at, idempotency_key=key)
-    return reads.acted(await run_in_threadpool(execute))
+    acted = await service.execute_async(match_id, grant, body, occurred_at=at, idempotency_key=key)
+    return reads.acted(acted)
 
 
 @router.post(

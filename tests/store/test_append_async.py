@@ -1,0 +1,136 @@
+"""The append awaited on the event loop (PostgreSQL): it records what ``append`` records, and
+where it cannot (refused, closed, not opened for this loop) it writes nothing and says None, so
+the caller's usual path decides; a lost connection raises as ``append`` does."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from events import EventStore, StoredEvent, verify_chain
+from tests.conftest import PostgresDatabase
+from tests.store.support import GAME_TIME, event, new_match
+from tests.store.test_reconnect import _restart
+
+T = TypeVar("T")
+
+
+@pytest.fixture
+def pg_store(postgres_database: PostgresDatabase) -> Iterator[EventStore]:
+    postgres_database.reset()
+    store = EventStore.from_url(postgres_database.url, clock=lambda: GAME_TIME)
+    yield store
+    store.dispose()
+
+
+def on_loop(store: EventStore, work: Callable[[], Awaitable[T]]) -> T:
+    """``work()`` on a fresh event loop the store's async connections are opened for."""
+
+    async def run() -> T:
+        await store.aopen()
+        try:
+            return await work()
+        finally:
+            await store.aclose()
+
+    return asyncio.run(run())
+
+
+def head(events: list[StoredEvent]) -> tuple[str, Any]:
+    return events[-1].hash, events[-1].recorded_at
+
+
+def started(store: EventStore) -> tuple[str, list[StoredEvent]]:
+    """A match with one event (the loop's path appends after a known head only)."""
+    match_id = new_match(store)
+    return match_id, store.append(match_id, 0, [event(0)])
+
+
+def test_it_records_what_append_records(pg_store: EventStore) -> None:
+    match_id, before = started(pg_store)
+    handed: list[list[StoredEvent]] = []
+    pg_store.on_append(lambda _, stored: handed.append(stored))
+    seq = before[-1].seq
+
+    stored = on_loop(
+        pg_store,
+        lambda: pg_store.append_async(match_id, seq, [event(1), event(2)], head=head(before)),
+    )
+
+    assert stored is not None and [e.seq for e in stored] == [seq + 1, seq + 2]
+    after = pg_store.read(match_id)
+    assert after[-2:] == stored and handed == [stored]
+    assert verify_chain(after).ok
+    assert [e.position for e in after] == list(range(after[0].position, after[-1].position + 1))
+
+
+def test_a_refused_claim_writes_nothing_and_says_none(pg_store: EventStore) -> None:
+    match_id, before = started(pg_store)
+    seq = before[-1].seq
+    pg_store.append(match_id, seq, [event(1)])  # another writer came first
+
+    stale = on_loop(
+        pg_store, lambda: pg_store.append_async(match_id, seq, [event(2)], head=head(before))
+    )
+
+    assert stale is None
+    assert [e.payload.get("n") for e in pg_store.read(match_id)[-1:]] == [1]
+
+
+def test_a_closed_match_takes_nothing_by_this_path(pg_store: EventStore) -> None:
+    match_id, before = started(pg_store)
+    closing = pg_store.append(match_id, before[-1].seq, [event(1)], close=True)
+
+    late = on_loop(
+        pg_store,
+        lambda: pg_store.append_async(match_id, closing[-1].seq, [event(2)], head=head(closing)),
+    )
+
+    assert late is None and pg_store.last_seq(match_id) == closing[-1].seq
+
+
+def test_without_aopen_on_this_loop_or_a_head_it_leaves_the_append_to_the_caller(
+    pg_store: EventStore,
+) -> None:
+    match_id, before = started(pg_store)
+    seq = before[-1].seq
+
+    unopened = asyncio.run(pg_store.append_async(match_id, seq, [event(1)], head=head(before)))
+    headless = on_loop(
+        pg_store, lambda: pg_store.append_async(match_id, seq, [event(1)], head=None)
+    )
+
+    assert unopened is None and headless is None
+    assert pg_store.last_seq(match_id) == seq
+
+
+def test_a_lost_connection_raises_as_append_does_and_the_next_append_connects_anew(
+    pg_store: EventStore, postgres_database: PostgresDatabase
+) -> None:
+    match_id, before = started(pg_store)
+    seq = before[-1].seq
+
+    async def work() -> list[StoredEvent] | None:
+        warm = await pg_store.append_async(match_id, seq, [event(1)], head=head(before))
+        assert warm is not None
+        _restart(postgres_database.url)
+        await asyncio.sleep(0.2)
+        current = warm
+        outcomes = []
+        for _ in range(3):
+            try:
+                stored = await pg_store.append_async(
+                    match_id, current[-1].seq, [event(2)], head=head(current)
+                )
+                outcomes.append("ok" if stored else "refused")
+                current = stored or current
+            except OperationalError:
+                outcomes.append("lost")
+        assert outcomes[-1] == "ok" and "refused" not in outcomes, outcomes
+        return None
+
+    on_loop(pg_store, work)
