@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from hashlib import sha256
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from adjudicator.kernel.canonical import (
     fast_canonical_json,
@@ -76,6 +77,38 @@ class StoredEvent:
     @cached_property
     def plain_json(self) -> bool:
         return _plain(_hashed(self))
+
+
+class Disclosed(Protocol):
+    """What an envelope line shows of its event's privacy (a parsed line of a record)."""
+
+    @property
+    def private_to(self) -> Sequence[str] | None: ...
+    @property
+    def payload(self) -> dict[str, Any] | None: ...
+    @property
+    def salt(self) -> str | None: ...
+    @property
+    def commitment(self) -> str | None: ...
+
+
+def disclosure_problem(line: Disclosed) -> str:
+    """What is wrong with what a record's envelope line shows ("" when nothing): a public
+    event shows its payload and has no salt or commitment; a private one has a commitment and
+    shows payload and salt together or withholds both (``payload`` None: withheld)."""
+    if line.private_to is None:
+        if line.payload is None:
+            return "payload: a public event's payload is never withheld"
+        if line.salt is not None or line.commitment is not None:
+            return "salt: a public event has no salt or commitment"
+        return ""
+    if line.commitment is None:
+        return "commitment: a private event carries a commitment"
+    if line.payload is not None and line.salt is None:
+        return "salt: a revealed private payload needs its salt to be checked"
+    if line.payload is None and line.salt is not None:
+        return "payload: withheld, yet its salt is shown"
+    return ""
 
 
 _new = object.__new__
