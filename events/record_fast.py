@@ -89,7 +89,7 @@ class LineReader:
 
     def __init__(self) -> None:
         self._heads: dict[str, tuple[str, str, str]] = {}
-        self._hash = ""
+        self._hash: str | None = None  # the last line's hash, once one is read
 
     def read(self, line: str) -> tuple[StoredEvent, bool] | None:
         """The event of an envelope line and whether its payload is withheld, or None for the

@@ -169,6 +169,7 @@ def test_big_ints_deep_nesting_and_repeated_keys_read_the_same(payload: str) -> 
         ("actor", 'a"\\b'),
         ("type", "x" * 129),
         ("match_id", "00000000-0000-0000-0000-00000000000A"),
+        ("prev_hash", ""),  # a reader that has read no line yet knows no hash
         ("prev_hash", "0" * 63 + "\n"),
         ("hash", "0" * 64 + "\n"),
     ],
