@@ -10,6 +10,8 @@ from hashlib import sha256
 from operator import itemgetter
 from typing import Any, Literal, Protocol
 
+import orjson
+
 from adjudicator.kernel.canonical import (
     fast_canonical_json,
     iso,
@@ -218,23 +220,41 @@ def _plain(envelope: dict[str, Any]) -> bool:
 
 
 def hash_of(event: StoredEvent) -> str:
-    """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``)."""
-    return sha256(_canonical(_hashed(event), event.plain_json)).hexdigest()
+    """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``): what
+    ``_canonical(_hashed(event), event.plain_json)`` writes, hashed, in one call per event (a
+    chain check makes one per event)."""
+    envelope = _hashed(event)
+    if event.plain_json:
+        try:
+            return sha256(_orjson(envelope, option=_SORT_KEYS)).hexdigest()
+        except JSONEncodeError:  # what plain_canonical_json leaves to the stdlib
+            pass
+    return sha256(stdlib_canonical_json(envelope)).hexdigest()
+
+
+_orjson = orjson.dumps
+_SORT_KEYS = orjson.OPT_SORT_KEYS
+JSONEncodeError = orjson.JSONEncodeError
 
 
 def _hashed(event: StoredEvent) -> dict[str, Any]:
-    """The envelope of ``event`` that its hash covers."""
-    return _envelope(
-        event.match_id,
-        event.seq,
-        event.type,
-        event.actor,
-        event.occurred_iso,
-        event.recorded_iso,
-        event.payload,
-        event.private_to,
-        event.commitment,
-        event.idempotency_key,
-        event.prev_hash,
-        event.source,
-    )
+    """The envelope of ``event`` that its hash covers (``_envelope``'s, built in place)."""
+    private_to = event.private_to
+    envelope = {
+        "match_id": event.match_id,
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor,
+        "occurred_at": event.occurred_iso,
+        "recorded_at": event.recorded_iso,
+        "visibility": "public" if private_to is None else "private",
+        "private_to": None if private_to is None else list(private_to),
+        "commitment": event.commitment,
+        "idempotency_key": event.idempotency_key,
+        "prev_hash": event.prev_hash,
+        "payload": event.payload if private_to is None else None,
+    }
+    source = event.source
+    if source is not None:
+        envelope["source"] = source
+    return envelope
