@@ -85,7 +85,8 @@ class LineReader:
     """Reads the envelope lines of one record, in order. It remembers the strings it found in
     their forms (a record's lines share a match id and a few types and actors, whose events
     then share one copy of each) and the last line's hash, which the next line's ``prev_hash``
-    repeats, so most lines check only their own hash and times against a pattern."""
+    repeats (the two events then share it too), so most lines check only their own hash and
+    times against a pattern."""
 
     def __init__(self) -> None:
         self._heads: dict[str, tuple[str, str, str]] = {}
@@ -110,20 +111,35 @@ class LineReader:
         stamp = f"{read.hash}\x00{occurred}"
         if recorded != occurred:
             stamp = f"{stamp}\x00{recorded}"
-        prev = read.prev_hash
-        if _IS_STAMP(stamp) is None or (prev != self._hash and _IS_HEX64(prev) is None):
+        prev, last = read.prev_hash, self._hash
+        if last is not None and prev == last:
+            prev = last  # one copy of each hash, shared by its event and the next
+        elif _IS_HEX64(prev) is None:
             return None
-        if read.seq < 1 or not _optional_ok(read) or disclosure_problem(read):
+        if _IS_STAMP(stamp) is None:
             return None
-        event = _event(read, *shared)
+        if read.seq < 1:
+            return None
+        plain_public = (  # the usual line: nothing optional to check
+            read.private_to is None
+            and read.salt is None
+            and read.commitment is None
+            and read.idempotency_key is None
+            and read.payload is not None
+        )
+        if not plain_public and (not _optional_ok(read) or disclosure_problem(read)):
+            return None
+        event = _event(read, prev, *shared)
         if event is not None:
             self._hash = read.hash
         return event
 
 
-def _event(read: _Line, match_id: str, type: str, actor: str) -> tuple[StoredEvent, bool] | None:
+def _event(
+    read: _Line, prev_hash: str, match_id: str, type: str, actor: str
+) -> tuple[StoredEvent, bool] | None:
     """The event of a line whose strings are in their forms (None: a time is not one), with
-    the given copies of its match id, type and actor."""
+    the given copies of its prev_hash, match id, type and actor."""
     occurred, recorded = read.occurred_at, read.recorded_at
     try:
         occurred_at = _from_iso(occurred)
@@ -144,7 +160,7 @@ def _event(read: _Line, match_id: str, type: str, actor: str) -> tuple[StoredEve
         "salt": read.salt,
         "commitment": read.commitment,
         "idempotency_key": read.idempotency_key,
-        "prev_hash": read.prev_hash,
+        "prev_hash": prev_hash,
         "hash": read.hash,
         "source": read.source,
         "occurred_iso": occurred,  # canonical: iso gives the very text back
