@@ -230,13 +230,16 @@ def loads(text: str) -> Record:
     unescaped, so a payload may hold U+2028 or U+0085, which ``str.splitlines`` would also
     break a line at. A line of JSON whitespace only is skipped; anything else must parse."""
     lines = enumerate(text.split("\n"), start=1)
-    rows = ((n, line) for n, line in lines if line.strip(_JSON_SPACE))
-    first = next(rows, None)
-    if first is None:
+    for number, line in lines:
+        if line.strip(_JSON_SPACE):
+            header = _header(number, line)
+            break
+    else:
         raise RecordFormatError(1, "the record is empty")
-    header = _header(*first)
     events, withheld, read = [], set(), LineReader().read
-    for number, line in rows:
+    for number, line in lines:  # the lines after the header's
+        if not line.strip(_JSON_SPACE):
+            continue
         event, hidden = read(line) or _exact(number, line)
         events.append(event)
         if hidden:

@@ -29,8 +29,9 @@ import orjson
 from events.envelope import StoredEvent, assembled, disclosure_problem
 
 
-class _Line(msgspec.Struct, forbid_unknown_fields=True):
-    """An envelope line's fields (``events.record.Envelope``'s), with plain types."""
+class _Line(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """An envelope line's fields (``events.record.Envelope``'s), with plain types (short-lived
+    and in no cycle, so the garbage collector need not track it)."""
 
     match_id: str
     seq: int
