@@ -19,11 +19,28 @@ class ChainReport:
 def verify_chain(events: Sequence[StoredEvent], *, commitments: bool = True) -> ChainReport:
     """Check seq 1..n, the prev_hash links, every hash, that every private event carries a
     commitment, and (unless ``commitments`` is False) every commitment whose salt is known.
-    Stops at the first fault."""
+    Stops at the first fault, which :func:`_problem` words: the loop below asks it only about
+    an event that may have one (one whose hash or links fail, or that is private or salted)."""
     prev_hash = GENESIS_HASH
     previous: StoredEvent | None = None
     for index, event in enumerate(events, start=1):
-        problem = _problem(event, index, prev_hash, previous, commitments)
+        if not (
+            event.seq == index
+            and event.prev_hash == prev_hash
+            and (
+                previous is None
+                or (
+                    event.match_id == previous.match_id
+                    and event.recorded_at >= previous.recorded_at
+                )
+            )
+            and hash_of(event) == event.hash
+        ):
+            problem = _problem(event, index, prev_hash, previous, commitments)
+        elif event.private_to is not None or (commitments and event.salt is not None):
+            problem = _commitment_problem(event, commitments)
+        else:
+            problem = ""
         if problem:
             return ChainReport(ok=False, first_bad_seq=event.seq, problem=problem)
         prev_hash, previous = event.hash, event

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from hashlib import sha256
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
+
+import orjson
 
 from adjudicator.kernel.canonical import (
     fast_canonical_json,
@@ -76,6 +79,38 @@ class StoredEvent:
     @cached_property
     def plain_json(self) -> bool:
         return _plain(_hashed(self))
+
+
+class Disclosed(Protocol):
+    """What an envelope line shows of its event's privacy (a parsed line of a record)."""
+
+    @property
+    def private_to(self) -> Sequence[str] | None: ...
+    @property
+    def payload(self) -> dict[str, Any] | None: ...
+    @property
+    def salt(self) -> str | None: ...
+    @property
+    def commitment(self) -> str | None: ...
+
+
+def disclosure_problem(line: Disclosed) -> str:
+    """What is wrong with what a record's envelope line shows ("" when nothing): a public
+    event shows its payload and has no salt or commitment; a private one has a commitment and
+    shows payload and salt together or withholds both (``payload`` None: withheld)."""
+    if line.private_to is None:
+        if line.payload is None:
+            return "payload: a public event's payload is never withheld"
+        if line.salt is not None or line.commitment is not None:
+            return "salt: a public event has no salt or commitment"
+        return ""
+    if line.commitment is None:
+        return "commitment: a private event carries a commitment"
+    if line.payload is not None and line.salt is None:
+        return "salt: a revealed private payload needs its salt to be checked"
+    if line.payload is None and line.salt is not None:
+        return "payload: withheld, yet its salt is shown"
+    return ""
 
 
 _new = object.__new__
@@ -185,23 +220,41 @@ def _plain(envelope: dict[str, Any]) -> bool:
 
 
 def hash_of(event: StoredEvent) -> str:
-    """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``)."""
-    return sha256(_canonical(_hashed(event), event.plain_json)).hexdigest()
+    """The hash ``event`` should carry, recomputed from its fields (``envelope_hash``): what
+    ``_canonical(_hashed(event), event.plain_json)`` writes, hashed, in one call per event (a
+    chain check makes one per event)."""
+    envelope = _hashed(event)
+    if event.plain_json:
+        try:
+            return sha256(_orjson(envelope, option=_SORT_KEYS)).hexdigest()
+        except JSONEncodeError:  # what plain_canonical_json leaves to the stdlib
+            pass
+    return sha256(stdlib_canonical_json(envelope)).hexdigest()
+
+
+_orjson = orjson.dumps
+_SORT_KEYS = orjson.OPT_SORT_KEYS
+JSONEncodeError = orjson.JSONEncodeError
 
 
 def _hashed(event: StoredEvent) -> dict[str, Any]:
-    """The envelope of ``event`` that its hash covers."""
-    return _envelope(
-        event.match_id,
-        event.seq,
-        event.type,
-        event.actor,
-        event.occurred_iso,
-        event.recorded_iso,
-        event.payload,
-        event.private_to,
-        event.commitment,
-        event.idempotency_key,
-        event.prev_hash,
-        event.source,
-    )
+    """The envelope of ``event`` that its hash covers (``_envelope``'s, built in place)."""
+    private_to = event.private_to
+    envelope = {
+        "match_id": event.match_id,
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor,
+        "occurred_at": event.occurred_iso,
+        "recorded_at": event.recorded_iso,
+        "visibility": "public" if private_to is None else "private",
+        "private_to": None if private_to is None else list(private_to),
+        "commitment": event.commitment,
+        "idempotency_key": event.idempotency_key,
+        "prev_hash": event.prev_hash,
+        "payload": event.payload if private_to is None else None,
+    }
+    source = event.source
+    if source is not None:
+        envelope["source"] = source
+    return envelope

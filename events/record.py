@@ -12,6 +12,8 @@ exact form an exporter writes, so no other spelling of a hashed or committed val
 with the same hash. Envelope times are the canonical UTC form the hashes are computed over
 (``2026-03-01T18:00:02.000000Z``); header times, which no hash covers, may be any RFC 3339 time
 with a zone. A malformed line raises :class:`RecordFormatError` naming the line and the field.
+Most lines are read faster by ``events.record_fast``, which leaves every line it is unsure of
+to this strict reading, so the decisions and the messages are this reading's.
 
 Pure: writing and parsing only, no store access.
 """
@@ -24,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -37,8 +39,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from adjudicator.kernel.canonical import iso, plain
-from events.envelope import GENESIS_HASH, StoredEvent, assembled
+from adjudicator.kernel.canonical import iso
+from events.envelope import GENESIS_HASH, StoredEvent, disclosure_problem
+from events.record_fast import LineReader
 
 FORMAT = "adjudicator-match/1"
 
@@ -86,8 +89,6 @@ Short = Annotated[str, StringConstraints(pattern=r"^[!-~]{1,64}$")]
 Seat = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]  # as api SeatName
 Key = Annotated[str, StringConstraints(pattern=r"^[^\x00-\x1f\x7f]{0,255}$")]
 CanonicalTime = Annotated[datetime, PlainValidator(_canonical)]
-CanonicalText = Annotated[str, StringConstraints(pattern=f"^{_CANONICAL_TIME.pattern}$")]
-TimeT = TypeVar("TimeT")
 Rfc3339Time = Annotated[str, PlainValidator(_rfc3339)]
 STRICT = ConfigDict(strict=True, frozen=True, extra="forbid")
 M = TypeVar("M", bound=BaseModel)
@@ -112,9 +113,9 @@ class Header(BaseModel):
         return self.model_dump()
 
 
-class EnvelopeFields(BaseModel, Generic[TimeT]):
-    """The fields of an envelope line, once: its two times are ``TimeT`` (parsed datetimes in
-    :class:`Envelope`, their canonical text in the fast parser's ``_FastEnvelope``)."""
+class Envelope(BaseModel):
+    """One envelope line: a public event shows its payload and has no salt or commitment; a
+    private one has a commitment and shows payload and salt together or withholds both."""
 
     model_config = STRICT
 
@@ -122,8 +123,8 @@ class EnvelopeFields(BaseModel, Generic[TimeT]):
     seq: Annotated[int, Field(ge=1)]
     type: Name
     actor: Name
-    occurred_at: TimeT
-    recorded_at: TimeT
+    occurred_at: CanonicalTime
+    recorded_at: CanonicalTime
     payload: dict[str, Any] | None
     private_to: list[Seat] | None
     salt: Salt | None
@@ -133,14 +134,9 @@ class EnvelopeFields(BaseModel, Generic[TimeT]):
     hash: Hex64
     source: dict[str, Any] | None = None
 
-
-class Envelope(EnvelopeFields[CanonicalTime]):
-    """One envelope line: a public event shows its payload and has no salt or commitment; a
-    private one has a commitment and shows payload and salt together or withholds both."""
-
     @model_validator(mode="after")
     def _disclosure(self) -> Envelope:
-        problem = _disclosure_problem(self)
+        problem = disclosure_problem(self)
         if problem:
             raise PydanticCustomError("disclosure", problem)
         return self
@@ -164,22 +160,6 @@ class Envelope(EnvelopeFields[CanonicalTime]):
             hash=self.hash,
             source=self.source,
         )
-
-
-def _disclosure_problem(line: Envelope | _FastEnvelope) -> str:
-    if line.private_to is None:
-        if line.payload is None:
-            return "payload: a public event's payload is never withheld"
-        if line.salt is not None or line.commitment is not None:
-            return "salt: a public event has no salt or commitment"
-        return ""
-    if line.commitment is None:
-        return "commitment: a private event carries a commitment"
-    if line.payload is not None and line.salt is None:
-        return "salt: a revealed private payload needs its salt to be checked"
-    if line.payload is None and line.salt is not None:
-        return "payload: withheld, yet its salt is shown"
-    return ""
 
 
 @dataclass(frozen=True)
@@ -250,14 +230,17 @@ def loads(text: str) -> Record:
     unescaped, so a payload may hold U+2028 or U+0085, which ``str.splitlines`` would also
     break a line at. A line of JSON whitespace only is skipped; anything else must parse."""
     lines = enumerate(text.split("\n"), start=1)
-    rows = ((n, line) for n, line in lines if line.strip(_JSON_SPACE))
-    first = next(rows, None)
-    if first is None:
+    for number, line in lines:
+        if line.strip(_JSON_SPACE):
+            header = _header(number, line)
+            break
+    else:
         raise RecordFormatError(1, "the record is empty")
-    header = _header(*first)
-    events, withheld = [], set()
-    for number, line in rows:
-        event, hidden = _fast(line) or _exact(number, line)
+    events, withheld, read = [], set(), LineReader().read
+    for number, line in lines:  # the lines after the header's
+        if not line.strip(_JSON_SPACE):
+            continue
+        event, hidden = read(line) or _exact(number, line)
         events.append(event)
         if hidden:
             withheld.add(event.seq)
@@ -274,56 +257,17 @@ def _header(number: int, line: str) -> Header:
     return _validated(Header, number, data)
 
 
-class _FastEnvelope(EnvelopeFields[CanonicalText]):
-    """An envelope line as :class:`Envelope` reads it, every check done by pydantic-core (no
-    Python validator), the times kept as text in the canonical form (parsed after)."""
-
-
 def _envelope(number: int, line: str) -> tuple[StoredEvent, bool]:
-    """One envelope line: the event, and whether its payload is withheld.
-
-    The fast path reads the raw line in one step (pydantic's JSON parser, checks in Rust); a
-    line it refuses, or whose seq, payload or source is not plain JSON (a float, maybe NaN or
-    an overflow to infinity, which ``json`` refuses here; an int beyond 64 bits), goes through
-    ``json`` + :class:`Envelope`, so every line is accepted or refused as before, with the same
-    error message."""
-    return _fast(line) or _exact(number, line)
+    """One envelope line: the event, and whether its payload is withheld: read by
+    ``events.record_fast`` (msgspec) when it is sure, else by :func:`_exact`, so every line is
+    accepted or refused as :class:`Envelope` decides, with the same error message."""
+    return LineReader().read(line) or _exact(number, line)
 
 
 def _exact(number: int, line: str) -> tuple[StoredEvent, bool]:
     """The line read by ``json`` then :class:`Envelope`: the reference, with its errors."""
     envelope = _validated(Envelope, number, line)
     return envelope.stored(), envelope.payload is None
-
-
-def _fast(line: str) -> tuple[StoredEvent, bool] | None:
-    """The line read by :class:`_FastEnvelope`, or None for the exact path to decide."""
-    try:
-        fast = _read_fast(line)
-        occurred_at = _from_iso(fast.occurred_at)
-        recorded_at = _from_iso(fast.recorded_at)
-    except (ValidationError, ValueError):
-        return None
-    read: dict[str, Any] = fast.__dict__  # the fields, as pydantic keeps them
-    payload, private_to = read["payload"], read["private_to"]
-    if _disclosure_problem(fast) or not plain((read["seq"], payload, read["source"])):
-        return None
-    fields = {
-        **read,
-        "position": 0,
-        "occurred_at": occurred_at,
-        "recorded_at": recorded_at,
-        "payload": {} if payload is None else payload,
-        "private_to": None if private_to is None else tuple(private_to),
-        "occurred_iso": read["occurred_at"],  # canonical: iso gives the very text back
-        "recorded_iso": read["recorded_at"],
-        "plain_json": True,  # the other fields are exact strings, checked by the model
-    }
-    return assembled(fields), payload is None
-
-
-_read_fast = _FastEnvelope.__pydantic_validator__.validate_json
-_from_iso = datetime.fromisoformat
 
 
 def _validated(model: type[M], number: int, line: str | dict[str, Any]) -> M:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from operator import itemgetter
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from adjudicator import rulings
@@ -41,22 +40,20 @@ def acts_on_game(fact: Fact) -> bool:
 
 
 def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact]:
-    """The facts that act on the game, in the order they act: by game time, then seq."""
+    """The facts that act on the game, in the order they act: by game time, then seq (then
+    the order given, should two share a seq)."""
     voided, amended = effects.voided, effects.amended
-    items: list[tuple[datetime, int, int, Fact]] = []
-    for fact in facts:  # is_ruling and acts_on_game, inlined: this runs once per event
-        kind = fact.type
-        if kind.startswith(rulings.PREFIX) or kind.startswith(BOOKKEEPING) or fact.seq in voided:
+    skipped = (rulings.PREFIX, BOOKKEEPING)  # is_ruling and acts_on_game, inlined: per event
+    items: list[tuple[datetime, int, int, int, Fact]] = []
+    for index, fact in enumerate(facts):
+        if fact.type.startswith(skipped) or fact.seq in voided:
             continue
         amendment = amended.get(fact.seq)
         acting = fact if amendment is None else replace(fact, amendment=amendment)
-        items.append((fact.at, 1, fact.seq, acting))
-    items.extend((ruling.at, 0, ruling.seq, ruling) for ruling in effects.timed)
-    items.sort(key=_ORDER)
-    return [item[3] for item in items]
-
-
-_ORDER = itemgetter(0, 1, 2)
+        items.append((fact.at, 1, fact.seq, index, acting))
+    items.extend((r.at, 0, r.seq, i, r) for i, r in enumerate(effects.timed, start=len(facts)))
+    items.sort()  # the index, unique, settles every tie before a fact is compared
+    return [item[4] for item in items]
 
 
 @runtime_checkable

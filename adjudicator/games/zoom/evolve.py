@@ -13,8 +13,8 @@ run by ``buzz_run`` (a long match's re-fold is mostly such runs), by the same co
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 from adjudicator.games.zoom.events import (
@@ -26,6 +26,7 @@ from adjudicator.games.zoom.events import (
 )
 from adjudicator.games.zoom.grid import Board, normalise
 from adjudicator.games.zoom.state import (
+    LOCKOUT,
     PRIORITY_WINDOW,
     ROUND_CLOCK,
     BuzzOutcome,
@@ -144,11 +145,21 @@ def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
     return updated(state, priority_declared_by=cast(PriorityDeclared, fact.payload)["seat"])
 
 
+_NEVER = datetime.max.replace(tzinfo=UTC)
+
+
 @dataclass(slots=True)
 class _Tally:
     """An open round's changing parts while buzzes are graded into it, pair by pair and buzz
     by buzz; one new state is built after (:meth:`state`). ``found``, ``lockouts`` and
-    ``scores`` are the state's own until a buzz changes them (then copies)."""
+    ``scores`` are the state's own until a buzz changes them (then copies).
+
+    ``quiet_until`` (set by ``buzz_run``) is never later than the round's first deadline (its
+    clock, the Priority window, a lockout's end) as the tally stands: the tally's deadlines
+    only move later as buzzes are graded (a find restarts the clock, a graded buzz releases
+    lockouts and ends the buzzer's Priority), except that a new lockout ends ``LOCKOUT`` after
+    its buzz, which lowers it. ``graded_pairs`` shares one outcome among the pairs graded alike
+    (frozen values)."""
 
     current: Round  # the round as the tally began
     found: Mapping[str, Found]
@@ -157,6 +168,8 @@ class _Tally:
     priority_holder: str | None
     scores: Mapping[str, int]
     outcomes: Outcomes | None
+    graded_pairs: dict[tuple[str, str, Verdict], PairOutcome] = field(default_factory=dict)
+    quiet_until: datetime = _NEVER
     graded: bool = False  # whether the buzz being graded has an eligible pair
 
     @classmethod
@@ -179,10 +192,17 @@ class _Tally:
         """Grade one buzz pair by pair; a graded buzz then releases the opponent's lockouts
         and ends the buzzer's own Priority. Whether every target of the round is found."""
         self.graded = False
-        results = tuple(
-            [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
-        )
-        buzz = BuzzOutcome(fact.seq, seat, fact.at, self.current.number, results)
+        if len(pairs) == 1:  # the usual buzz: no list to build
+            target, at = pairs[0]
+            results: tuple[PairOutcome, ...] = (
+                self._grade(fact, seat, target, at, amend.get(target)),
+            )
+        else:
+            results = tuple(
+                [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
+            )
+        current = self.current
+        buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results)
         self.outcomes = Outcomes(buzz, self.outcomes)
         if self.graded:
             for lockout in self.lockouts:
@@ -191,25 +211,33 @@ class _Tally:
                     break
             if self.priority_holder == seat:
                 self.priority_holder = None
-        return len(self.found) == len(self.current.board.targets)
+        return len(self.found) == len(current.board.targets)
 
     def _grade(self, fact: Fact, seat: str, target: str, at: str, amended: Any) -> PairOutcome:
         reason = self._ineligible_reason(seat, target)
         if reason is not None:
-            return PairOutcome(target, at, Verdict.INELIGIBLE, reason)
+            return PairOutcome(target, at, _INELIGIBLE, reason)
         if amended in _AMENDED:
             verdict = Verdict(amended)
         else:
             hit = self.current.board.hit(target, at)
-            verdict = Verdict.CORRECT if hit else Verdict.INCORRECT
+            verdict = _CORRECT if hit else _INCORRECT
         self.graded = True
-        if verdict is Verdict.CORRECT:
+        if verdict is _CORRECT:
             self.found = {**self.found, target: Found(seat, at, fact.at, fact.seq)}
             self.clock_from = fact.at
             self.scores = {**self.scores, seat: self.scores.get(seat, 0) + 1}
         else:
             self.lockouts = [*self.lockouts, Lockout(seat, target, fact.at, fact.seq)]
-        return PairOutcome(target, at, verdict, None, amended is not None)
+            ends = fact.at + LOCKOUT
+            self.quiet_until = min(self.quiet_until, ends)
+        if amended is not None or type(at) is not str:
+            return PairOutcome(target, at, verdict, None, amended is not None)
+        key = (target, at, verdict)
+        outcome = self.graded_pairs.get(key)
+        if outcome is None:
+            outcome = self.graded_pairs[key] = PairOutcome(target, at, verdict, None, False)
+        return outcome
 
     def _ineligible_reason(self, seat: str, target: str) -> str | None:
         if target in self.found:
@@ -244,20 +272,25 @@ _Pairs = list[tuple[str, str]]
 _NO_AMENDMENT: Mapping[str, Any] = {}
 _buzzed_round = replacer(ZoomState, "round", "scores", "outcomes")
 _open_round = replacer(Round, "clock_from", "found", "lockouts", "priority_holder")
+_CORRECT, _INCORRECT, _INELIGIBLE = Verdict.CORRECT, Verdict.INCORRECT, Verdict.INELIGIBLE
+_IN_ROUND = Phase.IN_ROUND  # an enum member read as a global, not off its class (slower)
 
 
 def _buzz_of(fact: Fact) -> tuple[str, Mapping[str, Any], _Pairs]:
     """The buzz's seat, the host's amendment of it (if any) and its (target, at) pairs."""
     payload = fact.payload  # a Buzzed, as recorded (typing.cast would cost a call per buzz)
-    seat, amend = payload["seat"], fact.amendment or _NO_AMENDMENT
-    return seat, amend, [(p["target"], p["at"]) for p in payload["pairs"]]
+    seat, amend, posted = payload["seat"], fact.amendment or _NO_AMENDMENT, payload["pairs"]
+    if type(posted) is list and len(posted) == 1:  # the usual buzz, without a comprehension
+        pair = posted[0]
+        return seat, amend, [(pair["target"], pair["at"])]
+    return seat, amend, [(p["target"], p["at"]) for p in posted]
 
 
 def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
     seat, amend, pairs = _buzz_of(fact)
     current = state.round
-    if state.phase is not Phase.IN_ROUND or current is None:
-        over = tuple(PairOutcome(t, at, Verdict.INELIGIBLE, "round_over") for t, at in pairs)
+    if state.phase is not _IN_ROUND or current is None:
+        over = tuple(PairOutcome(t, at, _INELIGIBLE, "round_over") for t, at in pairs)
         return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over))
     tally = _Tally.of(state, current)
     return _tallied(state, tally, fact, tally.buzz(fact, seat, amend, pairs))
@@ -269,14 +302,16 @@ def buzz_run(
     """Zoom's ``evolve_run`` (see ``adjudicator.kernel.fold.replay``): ``facts[start]`` applied
     as ``replay`` applies it and, when it is a buzz in an open round, the buzzes after it too,
     while each comes before every deadline of the round (so ``advance`` would leave it as it
-    is) and at or before ``at``, and targets remain: graded into one tally, one new state built
-    for them all. Returns the state and the index of the first fact not applied."""
+    is: before the tally's ``quiet_until``) and at or before ``at``, and targets remain: graded
+    into one tally, one new state built for them all. Returns the state and the index of the
+    first fact not applied."""
     fact = facts[start]
     state = advance(state, fact.at)
     current = state.round
-    if fact.type != BUZZED or state.phase is not Phase.IN_ROUND or current is None:
+    if fact.type != BUZZED or state.phase is not _IN_ROUND or current is None:
         return evolve(state, fact), start + 1
     tally, end, count = _Tally.of(state, current), start, len(facts)
+    tally.quiet_until = _first_deadline(current)
     while True:
         seat, amend, pairs = _buzz_of(fact)
         all_found = tally.buzz(fact, seat, amend, pairs)
@@ -284,10 +319,18 @@ def buzz_run(
         if all_found or end == count:
             break
         following = facts[end]
-        if following.type != BUZZED or following.at > at or not _quiet(tally, following.at):
+        if following.type != BUZZED or following.at > at or following.at >= tally.quiet_until:
             break
         fact = following
     return _tallied(state, tally, fact, all_found), end
+
+
+def _first_deadline(current: Round) -> datetime:
+    """The first deadline of the open round ``current``: what ``_quiet`` looks at."""
+    deadlines = [current.deadline, *(lockout.until for lockout in current.lockouts)]
+    if current.priority_holder:
+        deadlines.append(current.started_at + PRIORITY_WINDOW)
+    return min(deadlines)
 
 
 def _tallied(state: ZoomState, tally: _Tally, last: Fact, all_found: bool) -> ZoomState:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields, replace
 from datetime import datetime
 
@@ -13,10 +14,17 @@ from adjudicator.kernel.canonical import iso, sha256_hex, stdlib_canonical_json
 from events import StoredEvent
 from events.envelope import _hashed, assembled, hash_of
 from events.record import _CANONICAL_TIME, loads
+from events.record_fast import LineReader
 from tests.unit.audit.records import RECORDS
 
 EVENTS = [event for path in RECORDS for event in loads(path.read_text(encoding="utf-8")).events]
 NAMES = [f.name for f in fields(StoredEvent)]
+PUBLIC = next(e.seq for e in EVENTS if e.private_to is None and e.type != "match.created")
+LINE = next(
+    line
+    for line in RECORDS[0].read_text(encoding="utf-8").splitlines()[1:]
+    if json.loads(line)["seq"] == PUBLIC
+)
 
 
 def test_a_parsed_event_is_the_constructed_one_with_its_times_as_iso_writes_them() -> None:
@@ -66,4 +74,13 @@ def test_a_canonical_text_that_parses_is_what_iso_writes(numbers: tuple[int, ...
 def test_an_event_with_a_float_is_not_plain_and_hashes_by_the_stdlib() -> None:
     event = replace(EVENTS[5], payload={"x": 1e-05})
     assert not event.plain_json and EVENTS[5].plain_json
+    assert hash_of(event) == sha256_hex(stdlib_canonical_json(_hashed(event)))
+
+
+def test_a_parsed_int_beyond_64_bits_leaves_plain_json_to_the_property() -> None:
+    line = json.loads(LINE)
+    line["payload"] = {"x": 2**64, "y": [-(2**63)]}
+    event, _ = LineReader().read(json.dumps(line)) or (None, None)
+    assert event is not None and "plain_json" not in vars(event)
+    assert not event.plain_json
     assert hash_of(event) == sha256_hex(stdlib_canonical_json(_hashed(event)))
