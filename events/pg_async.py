@@ -81,18 +81,22 @@ class AsyncAppends:
         *,
         now: datetime,
         head: tuple[str, datetime],
+        idempotency_key: str | None,
         request_digest: str | None,
         origin: str,
     ) -> list[StoredEvent] | None:
         """``batch`` appended after ``expected_seq`` (whose hash and record time are ``head``),
         as stored; None when the claim was refused (another append came first, or the match
         is closed or unknown): nothing was written, and the caller's usual path explains it.
-        Call only where :meth:`serves`. A lost connection raises ``psycopg.OperationalError``."""
+        An idempotency key already recorded for the match makes the statement fail whole (the
+        events' unique key): ``psycopg.IntegrityError``, nothing written. Call only where
+        :meth:`serves`. A lost connection raises ``psycopg.OperationalError``."""
         pool = self._pool
         assert pool is not None and self.serves(), "open() on this event loop first"
         sealed, params = prepared(
-            match_id, expected_seq, batch, head, now, None, request_digest, False, origin
-        )
+            match_id, expected_seq, batch, head, now, idempotency_key, request_digest, False,
+            origin,
+        )  # fmt: skip
         try:
             async with pool.connection() as conn:
                 cursor = await conn.execute(APPEND, params)

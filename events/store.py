@@ -289,28 +289,32 @@ class EventStore:
         events: Sequence[NewEvent],
         *,
         head: tuple[str, datetime] | None,
+        idempotency_key: str | None = None,
         request_digest: str | None = None,
     ) -> list[StoredEvent] | None:
-        """:meth:`append` (no idempotency key, no close) awaited on the event loop, on
-        PostgreSQL when ``head`` is known (``events.pg_async``), on the loop :meth:`aopen`
-        opened for. None, with nothing written, when this path cannot record the batch: on
-        SQLite, on another loop, without a head, or when the claim is refused (call
-        :meth:`append`, which explains the refusal). A lost connection raises
-        ``OperationalError`` as :meth:`append` does."""
+        """:meth:`append` (no close) awaited on the event loop, on PostgreSQL when ``head`` is
+        known (``events.pg_async``), on the loop :meth:`aopen` opened for. None, with nothing
+        written, when this path cannot record the batch: on SQLite, on another loop, without a
+        head, when the claim is refused or the idempotency key is recorded already (call
+        :meth:`append`, which explains the refusal or finds the replay). A lost connection
+        raises ``OperationalError`` as :meth:`append` does."""
         if self._async is None or not self._async.serves() or head is None or expected_seq < 1:
             return None
         check_batch(events)
         if not storable(match_id):
             raise UnknownMatch(match_id)
+        if idempotency_key is not None and not storable(idempotency_key):
+            raise InvalidEvent("an idempotency key holds no NUL character")
         try:
             stored = await self._async.append(
                 match_id, expected_seq, events, now=self._now(), head=head,
-                request_digest=request_digest, origin=self.origin,
+                idempotency_key=idempotency_key, request_digest=request_digest,
+                origin=self.origin,
             )  # fmt: skip
         except psycopg.OperationalError as error:
             raise OperationalError("append", None, error) from error
         except psycopg.Error:
-            return None  # refused whole by the server: nothing written; append will say why
+            return None  # refused whole (a recorded key): nothing written; append will say why
         if stored is not None:
             self._appended(match_id, stored)
         return stored

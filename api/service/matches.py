@@ -234,13 +234,13 @@ class MatchService:
         idempotency_key: str | None = None,
     ) -> Acted:
         """:meth:`execute`, decided on the event loop and its append awaited there when nothing
-        else needs the store (the match's setup and live fold in memory, the game time the live
-        fold's, no ``Idempotency-Key``) and the rules accept it; anything else, and an append
-        the store refuses (nothing is written then), goes to :meth:`execute` in the thread
-        pool, which reads what it needs and explains every refusal."""
-        acted = None
-        if idempotency_key is None:
-            acted = await self._attempt_on_loop(match_id, grant, body, occurred_at)
+        else needs the store (the match's setup and live fold in memory, the game time within
+        the live fold's) and the rules accept it; anything else, and an append the store
+        refuses (nothing is written then: another append came first, or the idempotency key is
+        recorded), goes to :meth:`execute` in the thread pool, which reads what it needs,
+        explains every refusal and answers a replay as the first answer. A retried request is
+        never recorded twice: the key is unique per match in the store."""
+        acted = await self._attempt_on_loop(match_id, grant, body, occurred_at, idempotency_key)
         if acted is not None:
             return acted
         execute = partial(
@@ -255,9 +255,11 @@ class MatchService:
         grant: TokenGrant,
         body: Mapping[str, Any],
         occurred_at: datetime | None,
+        idempotency_key: str | None,
     ) -> Acted | None:
         """The first try of :meth:`_attempt` without any store read; None when it would need
-        one (or the rules refuse, which a fresh read may change) or the append was refused."""
+        one (or the rules refuse, which a fresh read may change, as may a replay) or the append
+        was refused."""
         match, live = self._setups.get(match_id), None
         if match is not None:
             live = self.live.peek(match_id)
@@ -266,6 +268,7 @@ class MatchService:
         access.acting_in(grant, match_id)
         command = self.parse(match, body, grant)
         actor = access.actor_of(grant)
+        key = scoped_key(actor, idempotency_key)
         digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         game = self.game(match.game)
         try:
@@ -278,8 +281,9 @@ class MatchService:
             return None
         new = [self.new_event(d, ctx) for d in decision.drafts]
         stored = await self.store.append_async(
-            match_id, live.running.seq, new, head=live.head, request_digest=digest
-        )
+            match_id, live.running.seq, new, head=live.head, idempotency_key=key,
+            request_digest=digest,
+        )  # fmt: skip
         return None if stored is None else self._recorded(match, grant, live, decision, stored)
 
     def _recorded(

@@ -74,3 +74,25 @@ def test_a_command_on_a_stale_live_fold_is_decided_again_on_what_was_recorded(
     answer = api.ok("alpha", {"type": "buzz", "pairs": [{"target": "B", "at": "a1"}]})
     assert answer["events"][0]["seq"] == last.seq + 2
     assert [e.seq for e in store.read(api.match_id)] == list(range(1, last.seq + 3))
+
+
+def test_a_keyed_command_takes_one_statement_and_its_retry_replays_the_first_answer(
+    api: Api, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console sends an Idempotency-Key with every command: the key rides on the one
+    statement (unique per match in the store), and a retry, refused by it with nothing
+    written, is answered from the thread pool's way as the first answer."""
+    postgres = app.state.service.store.engine.dialect.name == "postgresql"
+    supplied_match(api)
+    api.ok("alpha", {"type": "buzz", "pairs": [{"target": "A", "at": "a1"}]})
+    on_loop = _async_statements(monkeypatch)
+    api.clock.advance(1)
+    body = {"type": "buzz", "pairs": [{"target": "B", "at": "a1"}]}
+    first = api.ok("alpha", body, key="k-1")
+    assert on_loop == (["WITH"] if postgres else [])
+    retried = api.command("alpha", body, key="k-1")
+    assert retried.status_code == 201, retried.text
+    assert retried.json()["replayed"] is True
+    assert retried.json()["events"] == first["events"]
+    keyed = [e for e in app.state.service.store.read(api.match_id) if e.idempotency_key]
+    assert len(keyed) == 1
