@@ -15,6 +15,7 @@ from events import EventStore, StoredEvent, verify_chain
 from tests.conftest import PostgresDatabase
 from tests.store.support import GAME_TIME, event, new_match
 from tests.store.test_reconnect import _restart
+from tests.support import loops
 
 T = TypeVar("T")
 
@@ -37,7 +38,7 @@ def on_loop(store: EventStore, work: Callable[[], Awaitable[T]]) -> T:
         finally:
             await store.aclose()
 
-    return asyncio.run(run())
+    return loops.run(run())
 
 
 def head(events: list[StoredEvent]) -> tuple[str, Any]:
@@ -99,7 +100,7 @@ def test_without_aopen_on_this_loop_or_a_head_it_leaves_the_append_to_the_caller
     match_id, before = started(pg_store)
     seq = before[-1].seq
 
-    unopened = asyncio.run(pg_store.append_async(match_id, seq, [event(1)], head=head(before)))
+    unopened = loops.run(pg_store.append_async(match_id, seq, [event(1)], head=head(before)))
     headless = on_loop(
         pg_store, lambda: pg_store.append_async(match_id, seq, [event(1)], head=None)
     )

@@ -10,6 +10,7 @@ import pytest
 from api.http.inflight import InFlight
 from api.service import fanout
 from api.service.fanout import Quiet, Sweep
+from tests.support import loops
 
 
 def streams(count: int) -> list[asyncio.Event]:
@@ -34,7 +35,7 @@ def test_a_sweep_wakes_every_stream_a_few_at_a_time() -> None:
         assert all(event.is_set() for event in woken)
         return counts
 
-    counts = asyncio.run(run())
+    counts = loops.run(run())
     assert counts[0] <= fanout.CHUNK  # not all at once
     assert counts == sorted(counts) and counts[-1] == 3 * fanout.CHUNK + 1
 
@@ -51,7 +52,7 @@ def test_a_sweep_waits_for_the_requests_in_flight() -> None:
         await settle()
         assert all(event.is_set() for event in woken)
 
-    asyncio.run(run())
+    loops.run(run())
 
 
 def test_a_sweep_waits_no_longer_than_max_defer(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,7 +68,7 @@ def test_a_sweep_waits_no_longer_than_max_defer(monkeypatch: pytest.MonkeyPatch)
         await asyncio.sleep(0.05)
         assert all(event.is_set() for event in woken)
 
-    asyncio.run(run())
+    loops.run(run())
 
 
 def test_a_kick_during_a_sweep_asks_for_another() -> None:
@@ -91,7 +92,7 @@ def test_a_kick_during_a_sweep_asks_for_another() -> None:
         assert all(event.is_set() for event in woken)
         return looked
 
-    assert asyncio.run(run()) == 2
+    assert loops.run(run()) == 2
 
 
 def test_quiet_counts_the_requests_of_each_loop() -> None:
@@ -105,8 +106,8 @@ def test_quiet_counts_the_requests_of_each_loop() -> None:
         quiet.leave()
         return busy, quiet.busy()
 
-    assert asyncio.run(run()) == (1, 0)
-    assert asyncio.run(run()) == (1, 0)  # another loop: its own count and event
+    assert loops.run(run()) == (1, 0)
+    assert loops.run(run()) == (1, 0)  # another loop: its own count and event
 
 
 def test_every_request_but_a_stream_counts_while_it_runs() -> None:
@@ -120,6 +121,6 @@ def test_every_request_but_a_stream_counts_while_it_runs() -> None:
         await InFlight(app, quiet)({"type": "http", "path": path}, None, None)  # type: ignore[arg-type]
         seen.append(quiet.busy())
 
-    asyncio.run(run("/matches/m/commands"))
-    asyncio.run(run("/matches/m/stream"))
+    loops.run(run("/matches/m/commands"))
+    loops.run(run("/matches/m/stream"))
     assert seen == [1, 0, 0, 0]
