@@ -257,11 +257,7 @@ class EventStore:
         digest: carries the batch stored the first time) or IdempotencyKeyReused (same key,
         different digest).
         """
-        check_batch(events)
-        if not storable(match_id):
-            raise UnknownMatch(match_id)
-        if idempotency_key is not None and not storable(idempotency_key):
-            raise InvalidEvent("an idempotency key holds no NUL character")
+        _check_append(match_id, events, idempotency_key)
         try:
             with self._appender() as (conn, append):
                 if idempotency_key is not None:
@@ -300,11 +296,7 @@ class EventStore:
         raises ``OperationalError`` as :meth:`append` does."""
         if self._async is None or not self._async.serves() or head is None or expected_seq < 1:
             return None
-        check_batch(events)
-        if not storable(match_id):
-            raise UnknownMatch(match_id)
-        if idempotency_key is not None and not storable(idempotency_key):
-            raise InvalidEvent("an idempotency key holds no NUL character")
+        _check_append(match_id, events, idempotency_key)
         try:
             stored = await self._async.append(
                 match_id, expected_seq, events, now=self._now(), head=head,
@@ -422,3 +414,12 @@ def check_sealed(record: MatchRecord, stream: Sequence[StoredEvent]) -> None:
     report = verify_chain(stream)
     if not report.ok:
         raise InvalidEvent(f"seq {report.first_bad_seq}: {report.problem}")
+
+
+def _check_append(match_id: str, events: Sequence[NewEvent], idempotency_key: str | None) -> None:
+    """What every append refuses before it reaches the database."""
+    check_batch(events)
+    if not storable(match_id):
+        raise UnknownMatch(match_id)
+    if idempotency_key is not None and not storable(idempotency_key):
+        raise InvalidEvent("an idempotency key holds no NUL character")

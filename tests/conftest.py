@@ -24,7 +24,7 @@ from sqlalchemy.pool import NullPool
 from events.engine import normalise_url
 from events.migrate import upgrade
 from events.store import EventStore
-from tests.store.support import ManualClock
+from tests.store.support import GAME_TIME, ManualClock
 
 NO_POSTGRES = (
     "PostgreSQL tests need DATABASE_URL (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)"
@@ -144,6 +144,15 @@ def clock() -> ManualClock:
 @pytest.fixture
 def store(database_url: str, clock: ManualClock) -> Iterator[EventStore]:
     store = EventStore.from_url(database_url, clock=clock)
+    yield store
+    store.dispose()
+
+
+@pytest.fixture
+def pg_store(postgres_database: PostgresDatabase) -> Iterator[EventStore]:
+    """A store on the test PostgreSQL server, empty at the start (skipped without a server)."""
+    postgres_database.reset()
+    store = EventStore.from_url(postgres_database.url, clock=lambda: GAME_TIME)
     yield store
     store.dispose()
 

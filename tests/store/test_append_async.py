@@ -5,27 +5,18 @@ the caller's usual path decides; a lost connection raises as ``append`` does."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-import pytest
 from sqlalchemy.exc import OperationalError
 
 from events import EventStore, StoredEvent, verify_chain
 from tests.conftest import PostgresDatabase
-from tests.store.support import GAME_TIME, event, new_match
+from tests.store.support import event, new_match
 from tests.store.test_reconnect import _restart
 from tests.support import loops
 
 T = TypeVar("T")
-
-
-@pytest.fixture
-def pg_store(postgres_database: PostgresDatabase) -> Iterator[EventStore]:
-    postgres_database.reset()
-    store = EventStore.from_url(postgres_database.url, clock=lambda: GAME_TIME)
-    yield store
-    store.dispose()
 
 
 def on_loop(store: EventStore, work: Callable[[], Awaitable[T]]) -> T:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -16,15 +15,7 @@ from sqlalchemy.pool import NullPool
 
 from events import EventStore, engine
 from tests.conftest import PostgresDatabase
-from tests.store.support import GAME_TIME, event, new_match
-
-
-@pytest.fixture
-def pg_store(postgres_database: PostgresDatabase) -> Iterator[EventStore]:
-    postgres_database.reset()
-    store = EventStore.from_url(postgres_database.url, clock=lambda: GAME_TIME)
-    yield store
-    store.dispose()
+from tests.store.support import event, new_match
 
 
 def _fill_pool(store: EventStore, connections: int) -> None:
