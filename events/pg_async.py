@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy.engine import URL
 
 from events import engine
@@ -30,6 +30,9 @@ from events.envelope import NewEvent, StoredEvent
 from events.pg_append import APPEND, placed, prepared
 
 _RETURNED = "adjudicator_returned_at"
+ACQUIRE_SECONDS = 0.5
+"""How long an append waits for a pooled connection before it leaves the append to the usual
+path: the pool, when the server is down, would wait for it to come back."""
 
 
 class AsyncAppends:
@@ -87,7 +90,8 @@ class AsyncAppends:
     ) -> list[StoredEvent] | None:
         """``batch`` appended after ``expected_seq`` (whose hash and record time are ``head``),
         as stored; None when the claim was refused (another append came first, or the match
-        is closed or unknown): nothing was written, and the caller's usual path explains it.
+        is closed or unknown) or no connection came within ``ACQUIRE_SECONDS``: nothing was
+        written, and the caller's usual path explains it.
         An idempotency key already recorded for the match makes the statement fail whole (the
         events' unique key): ``psycopg.IntegrityError``, nothing written. Call only where
         :meth:`serves`. A lost connection raises ``psycopg.OperationalError``."""
@@ -98,12 +102,17 @@ class AsyncAppends:
             origin,
         )  # fmt: skip
         try:
-            async with pool.connection() as conn:
-                cursor = await conn.execute(APPEND, params)
-                return placed(sealed, await cursor.fetchall())
+            conn = await pool.getconn(timeout=ACQUIRE_SECONDS)
+        except PoolTimeout:
+            return None  # nothing sent; the usual path connects itself (or fails at once)
+        try:
+            cursor = await conn.execute(APPEND, params)
+            return placed(sealed, await cursor.fetchall())
         except psycopg.OperationalError:
             asyncio.get_running_loop().create_task(pool.check())  # drop the other dead ones
             raise
+        finally:
+            await pool.putconn(conn)
 
 
 async def _configure(conn: psycopg.AsyncConnection[Any]) -> None:

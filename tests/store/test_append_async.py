@@ -5,12 +5,15 @@ the caller's usual path decides; a lost connection raises as ``append`` does."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import pytest
 from sqlalchemy.exc import OperationalError
 
 from events import EventStore, StoredEvent, verify_chain
+from events.pg_async import AsyncAppends
 from tests.conftest import PostgresDatabase
 from tests.store.support import event, new_match
 from tests.store.test_reconnect import _restart
@@ -126,3 +129,23 @@ def test_a_lost_connection_raises_as_append_does_and_the_next_append_connects_an
         return None
 
     on_loop(pg_store, work)
+
+
+def test_a_server_that_does_not_answer_leaves_the_append_to_the_caller_at_once(
+    pg_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool would wait for the server to come back; the append waits half a second for a
+    connection, then says None (nothing sent), and the usual path answers 503 at once."""
+    match_id, before = started(pg_store)
+    gone = AsyncAppends(pg_store.engine.url.set(port=1), 2)  # nothing listens there
+    monkeypatch.setattr(pg_store, "_async", gone)
+    seq = before[-1].seq
+
+    async def work() -> tuple[list[StoredEvent] | None, float]:
+        began = time.monotonic()
+        stored = await pg_store.append_async(match_id, seq, [event(1)], head=head(before))
+        return stored, time.monotonic() - began
+
+    stored, took = on_loop(pg_store, work)
+    assert stored is None and took < 5
+    assert pg_store.last_seq(match_id) == seq
