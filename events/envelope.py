@@ -238,23 +238,19 @@ JSONEncodeError = orjson.JSONEncodeError
 
 
 def _hashed(event: StoredEvent) -> dict[str, Any]:
-    """The envelope of ``event`` that its hash covers (``_envelope``'s, built in place)."""
-    private_to = event.private_to
-    envelope = {
-        "match_id": event.match_id,
-        "seq": event.seq,
-        "type": event.type,
-        "actor": event.actor,
-        "occurred_at": event.occurred_iso,
-        "recorded_at": event.recorded_iso,
-        "visibility": "public" if private_to is None else "private",
-        "private_to": None if private_to is None else list(private_to),
-        "commitment": event.commitment,
-        "idempotency_key": event.idempotency_key,
-        "prev_hash": event.prev_hash,
-        "payload": event.payload if private_to is None else None,
-    }
-    source = event.source
-    if source is not None:
-        envelope["source"] = source
-    return envelope
+    """The envelope of ``event`` that its hash covers: ``_envelope``, the one place its fields
+    are named, of the event's fields."""
+    return _envelope(
+        event.match_id,
+        event.seq,
+        event.type,
+        event.actor,
+        event.occurred_iso,
+        event.recorded_iso,
+        event.payload,
+        event.private_to,
+        event.commitment,
+        event.idempotency_key,
+        event.prev_hash,
+        event.source,
+    )
