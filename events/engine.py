@@ -20,6 +20,7 @@ import time
 from functools import partial
 from typing import Any
 
+import msgspec
 import orjson
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, Dialect, make_url
@@ -59,6 +60,30 @@ def json_loads(text: str | bytes) -> Any:
 
 _LONG_DIGITS = re.compile(r"[0-9]{19}")
 _LONG_DIGITS_BYTES = re.compile(rb"[0-9]{19}")
+
+
+def json_read(text: str | None) -> tuple[Any, bool]:
+    """A JSON column's text (None: SQL NULL) read as :func:`json_loads` reads it, and whether
+    the value is known to be plain (``adjudicator.kernel.canonical.plain``), which then need not
+    be walked to be hashed. msgspec reads it in one step when the text has no run of 19 digits
+    (so every int lies within 64 bits) and no float (its float hook refuses one), and the value
+    is plain; otherwise :func:`json_loads` reads it (a float, a big int, NaN, a lone surrogate,
+    deep nesting) and plainness is left unknown (False)."""
+    if text is None:
+        return None, True
+    if _LONG_DIGITS.search(text) is None:
+        try:
+            return _decode_plain(text), True
+        except (ValueError, RecursionError):  # msgspec's errors, the float hook's among them
+            pass
+    return json_loads(text), False
+
+
+def _no_float(text: str) -> float:
+    raise ValueError(f"a float: {text}")
+
+
+_decode_plain = msgspec.json.Decoder(float_hook=_no_float).decode
 
 
 def make_engine(url: str | URL, pool_size: int = POOL_SIZE) -> Engine:

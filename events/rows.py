@@ -6,25 +6,42 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, select
+from sqlalchemy import Connection, Select, Text, cast, select
 
+from events.engine import json_read
 from events.envelope import StoredEvent, assembled
 from events.tables import events
 
+_AS_TEXT = ("payload", "source")
+"""The JSON columns an event's hash covers, read as their text and decoded by ``json_read``,
+which also tells whether they are plain JSON (so a chain check need not walk them)."""
+
+
+_SELECTED = select(
+    *(cast(c, Text).label(c.name) if c.name in _AS_TEXT else c for c in events.columns)
+)
+"""Every column of ``events``; the ``_AS_TEXT`` ones as text, under their own names."""
+
 
 def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
-    """Every row of ``query`` (all of ``events``' columns) as an event. Built by
+    """Every row of ``query`` (``_SELECTED``'s columns) as an event. Built by
     :func:`~events.envelope.assembled` from the row's values by position: a row's attributes by
-    name and the dataclass's frozen ``__init__`` cost three times the fetch of a long read."""
+    name and the dataclass's frozen ``__init__`` cost three times the fetch of a long read.
+    ``plain_json`` is set where the payload and source read as plain JSON and the event is
+    public (a private one's seats are left for the property to look at)."""
     result = conn.execute(query)
     at = {name: index for index, name in enumerate(result.keys())}
-    columns = [(name, at[name]) for name in _FIELDS]
-    private = at["private_to"]
+    columns = [(name, at[name]) for name in _FIELDS if name not in _AS_TEXT]
+    private, payload_at, source_at = at["private_to"], at["payload"], at["source"]
     events_read = []
-    for row in result:
+    for row in result.all():
         fields = {name: row[index] for name, index in columns}
+        fields["payload"], plain_payload = json_read(row[payload_at])
+        fields["source"], plain_source = json_read(row[source_at])
         if row[private] is not None:
             fields["private_to"] = tuple(row[private])
+        elif plain_payload and plain_source:
+            fields["plain_json"] = True
         events_read.append(assembled(fields))
     return events_read
 
@@ -36,7 +53,7 @@ def read_stream(
     recorded_by: datetime | None,
     after_seq: int = 0,
 ) -> list[StoredEvent]:
-    query = select(events).where(events.c.match_id == match_id)
+    query = _SELECTED.where(events.c.match_id == match_id)
     if after_seq:
         query = query.where(events.c.seq > after_seq)
     if to_seq is not None:
@@ -47,7 +64,7 @@ def read_stream(
 
 
 def read_after(conn: Connection, position: int, limit: int) -> list[StoredEvent]:
-    query = select(events).where(events.c.position > position)
+    query = _SELECTED.where(events.c.position > position)
     return _all(conn, query.order_by(events.c.position).limit(limit))
 
 
@@ -62,9 +79,7 @@ def find_keyed_batch(
     if head is None:
         return [], None
     last = head.seq + (head.batch_size or 1) - 1
-    query = select(events).where(
-        events.c.match_id == match_id, events.c.seq.between(head.seq, last)
-    )
+    query = _SELECTED.where(events.c.match_id == match_id, events.c.seq.between(head.seq, last))
     return _all(conn, query.order_by(events.c.seq)), head.request_digest
 
 
