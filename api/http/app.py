@@ -17,6 +17,7 @@ from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api.http import console, errors, logs, openapi
 from api.http.inflight import InFlight
+from api.http.lane import CommandLane
 from api.http.limits import BodyLimit
 from api.http.responses import FastJSONResponse
 from api.http.routes import audit, games, health, live, ludii, matches, transcripts
@@ -76,6 +77,7 @@ def create_app(
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)
+    app.add_middleware(CommandLane)  # innermost: every other middleware applies to it too
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_body_bytes,

@@ -33,8 +33,12 @@ Authorization = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
 def _bearer(request: Request) -> str | None:
     """The bearer token of the request (the scheme is declared to OpenAPI by ``BEARER``)."""
     authorization = request.headers.get("authorization")
-    if authorization is None:
-        return None
+    return None if authorization is None else bearer_token(authorization)
+
+
+def bearer_token(authorization: str) -> str:
+    """The token of an ``Authorization`` header's value (401 ``invalid_token`` unless it is
+    ``Bearer <token>``)."""
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "invalid_token", "send the token as 'Authorization: Bearer <token>'")

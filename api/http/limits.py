@@ -37,7 +37,7 @@ class BodyLimit:
         if buffered is None:
             await self._refuse(send, limit)
             return
-        await self.app(scope, _replay(buffered, receive), send)
+        await self.app(scope, replay(buffered, receive), send)
 
     def _limit(self, path: str) -> int:
         if self.large is not None and self.large[0] in path:
@@ -68,7 +68,8 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": text})
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
+def replay(messages: list[Message], receive: Receive) -> Receive:
+    """``receive`` with ``messages`` (already received) handed out again first."""
     pending = list(messages)
 
     async def replayed() -> Message:

@@ -26,11 +26,15 @@ def _finite(text: str) -> float:
     return value
 
 
+def strict_loads(body: bytes) -> Any:
+    """A request body's JSON, strictly read (``json.JSONDecodeError`` for what is refused)."""
+    return json.loads(body, parse_constant=_refuse, parse_float=_finite)
+
+
 class StrictJsonRequest(Request):
     async def json(self) -> Any:
         if not hasattr(self, "_json"):
-            body = await self.body()
-            self._json = json.loads(body, parse_constant=_refuse, parse_float=_finite)
+            self._json = strict_loads(await self.body())
         return self._json
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Annotated, Any, Literal
 
@@ -17,6 +18,8 @@ from api.http.responses import FastJSONResponse
 from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import reads
+from api.service.matches import MatchService
+from events import TokenGrant
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["matches"])
 # The read routes of a long match (events, state, diff, timeline) answer with their JSON already
@@ -26,13 +29,15 @@ router = APIRouter(route_class=StrictJsonRoute, tags=["matches"])
 ACTING = errors(401, 403, 404, 409, 422)
 READING = errors(401, 404, 422)
 
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,200}")
+"""An Idempotency-Key's form: 1 to 200 printable ASCII characters (no control characters)."""
 IdempotencyKey = Annotated[
     str | None,
     Header(
         alias="Idempotency-Key",
         min_length=1,
         max_length=200,
-        pattern=r"^[\x20-\x7e]+$",  # printable ASCII: no control characters
+        pattern=f"^{IDEMPOTENCY_KEY.pattern}$",
         description="retry-safe key: 1 to 200 printable ASCII characters",
     ),
 ]
@@ -94,7 +99,19 @@ async def post_command(
 ) -> dict[str, Any]:
     # async: decided on the event loop when it can be (MatchService.execute_async), else in
     # the thread pool; a sync endpoint also validates its answer in the thread pool, a second
-    # hand-over to a thread per request (so the ruling and the close are async too)
+    # hand-over to a thread per request (so the ruling and the close are async too). Most
+    # commands come by the command lane (api.http.lane), which calls ``act`` as this does.
+    return await act(service, match_id, grant, command, idempotency_key)
+
+
+async def act(
+    service: MatchService,
+    match_id: str,
+    grant: TokenGrant,
+    command: schemas.CommandBody,
+    idempotency_key: str | None,
+) -> dict[str, Any]:
+    """A command carried out, and its answer before the response model (see ``post_command``)."""
     body = command.model_dump(mode="json", exclude={"occurred_at"})
     key, at = idempotency_key, command.occurred_at
     acted = await service.execute_async(match_id, grant, body, occurred_at=at, idempotency_key=key)
