@@ -84,9 +84,13 @@ class MatchService:
         grant = self._grants.get(token_hash)
         if grant is None:
             grant = self.store.match_for_token(token_hash)
-            if grant is not None and len(self._grants) < GRANT_CACHE_SIZE:
-                self._grants[token_hash] = grant
+            if grant is not None:
+                self._remember(token_hash, grant)
         return grant
+
+    def _remember(self, token_hash: str, grant: TokenGrant) -> None:
+        if len(self._grants) < GRANT_CACHE_SIZE:
+            self._grants[token_hash] = grant
 
     # matches
 
@@ -120,6 +124,8 @@ class MatchService:
         match = self.store.create_match(
             match_id, game.name, game.rules_version, setup, records, now, first_events=first
         )
+        for record in records:  # stored: the tokens' first commands need no lookup
+            self._remember(record.token_hash, TokenGrant(match_id, record.role, record.seat))
         return Created(match, tokens)
 
     def game(self, name: str) -> Game[Any, Any]:
