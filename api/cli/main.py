@@ -47,9 +47,9 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
     print(f"Web console: http://{host}:{port}/", flush=True)
     if args.workers <= 1:
-        from api.http.app import create_app
+        from api.http.app import create_app, served
 
-        app = create_app(settings)
+        app = served(create_app(settings))
         uvicorn.run(app, host=host, port=port, **UVICORN)
         return 0
     prepare_store(settings)
