@@ -285,7 +285,7 @@ def test_acting_on_a_match_id_holding_a_nul_changes_nothing(api: Api) -> None:
 
 
 def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once(
-    api: Api, tmp_path: Path
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     supplied_match(api)
     store = api.client.app.state.service.store  # type: ignore[attr-defined]
@@ -298,6 +298,9 @@ def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once
         else engine.url.set(port=1)  # nothing listens there
     )
     store.engine = make_engine(gone)
+    # PostgreSQL's async appends (events.pg_async) reach the same server: cut them too, and a
+    # command goes the engine's way (the async side's own loss: tests/store/test_append_async.py)
+    monkeypatch.setattr(store, "_async", None)
     headers = api.auth(api.token("beta")) | {"Idempotency-Key": "retry-me"}
     url = f"/matches/{api.match_id}/commands"
     try:
@@ -305,6 +308,7 @@ def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once
     finally:
         store.engine.dispose()
         store.engine = engine
+        monkeypatch.undo()
     assert answer.status_code == 503, answer.text
     assert answer.json()["code"] == "store_unavailable" and answer.json()["message"]
     assert answer.headers["retry-after"] == "1"
