@@ -80,13 +80,16 @@ class CommandLane:
     async def _response(self, answer: dict[str, Any]) -> FastJSONResponse:
         route = self.route
         content = await serialize_response(
-            field=route.response_field, response_content=answer, exclude_unset=True
+            field=route.response_field,
+            response_content=answer,
+            exclude_unset=route.response_model_exclude_unset,
         )
         return FastJSONResponse(content, status_code=route.status_code or 200)
 
 
 def _command_route() -> APIRoute:
-    """The route the lane stands in for: its response field and status code answer."""
+    """The route the lane stands in for: its response field, its ``exclude_unset`` and its
+    status code make the lane's answer."""
     for route in matches.router.routes:
         if isinstance(route, APIRoute) and route.path == PATH and "POST" in (route.methods or ()):
             return route
