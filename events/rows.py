@@ -17,29 +17,25 @@ _AS_TEXT = ("payload", "source")
 which also tells whether they are plain JSON (so a chain check need not walk them)."""
 
 
-_SELECTED = select(
-    *(cast(c, Text).label(c.name) if c.name in _AS_TEXT else c for c in events.columns)
-)
-"""Every column of ``events``; the ``_AS_TEXT`` ones as text, under their own names."""
+def _column(name: str) -> Any:
+    column = events.columns[name]
+    return cast(column, Text).label(name) if name in _AS_TEXT else column
 
 
 def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
-    """Every row of ``query`` (``_SELECTED``'s columns) as an event. Built by
-    :func:`~events.envelope.assembled` from the row's values by position: a row's attributes by
-    name and the dataclass's frozen ``__init__`` cost three times the fetch of a long read.
-    ``plain_json`` is set where the payload and source read as plain JSON and the event is
-    public (a private one's seats are left for the property to look at)."""
-    result = conn.execute(query)
-    at = {name: index for index, name in enumerate(result.keys())}
-    columns = [(name, at[name]) for name in _FIELDS if name not in _AS_TEXT]
-    private, payload_at, source_at = at["private_to"], at["payload"], at["source"]
+    """Every row of ``query`` (``_SELECTED``: the fields of an event, in ``_FIELDS``' order)
+    as an event, built by :func:`~events.envelope.assembled` from the row zipped with the field
+    names: a row's attributes by name and the dataclass's frozen ``__init__`` cost three times
+    the fetch of a long read. ``plain_json`` is set where the payload and source read as plain
+    JSON and the event is public (a private one's seats are left for the property to see)."""
     events_read = []
-    for row in result.all():
-        fields = {name: row[index] for name, index in columns}
-        fields["payload"], plain_payload = json_read(row[payload_at])
-        fields["source"], plain_source = json_read(row[source_at])
-        if row[private] is not None:
-            fields["private_to"] = tuple(row[private])
+    for row in conn.execute(query).all():
+        fields = dict(zip(_FIELDS, row, strict=True))
+        fields["payload"], plain_payload = json_read(fields["payload"])
+        fields["source"], plain_source = json_read(fields["source"])
+        private_to = fields["private_to"]
+        if private_to is not None:
+            fields["private_to"] = tuple(private_to)
         elif plain_payload and plain_source:
             fields["plain_json"] = True
         events_read.append(assembled(fields))
@@ -88,6 +84,8 @@ _FIELDS = (
     "private_to", "salt", "commitment", "idempotency_key", "prev_hash", "hash", "source",
 )  # fmt: skip
 """The fields of :class:`StoredEvent`, each a column of ``events`` of the same name."""
+_SELECTED = select(*(_column(name) for name in _FIELDS))
+"""An event's columns in ``_FIELDS``' order; the ``_AS_TEXT`` ones as text, by their names."""
 
 
 def rows_of(stored: Sequence[StoredEvent], request_digest: str | None) -> list[dict[str, Any]]:
