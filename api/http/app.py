@@ -111,8 +111,14 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
     """While the app runs on PostgreSQL, appends by other replicas wake this one's streams, and
     commands append over async connections opened for the serving loop."""
     listener = None
-    if store.engine.dialect.name == "postgresql":
-        listener = Listener(store.engine.url, wakeups.notified)
+    if store.engine.dialect.name == "postgresql":  # heard only while this process has streams
+        listener = Listener(
+            store.engine.url,
+            wakeups.notified,
+            wanted=wakeups.wants_notices,
+            on_listening=wakeups.wake_all,
+        )
+        wakeups.on_first_hub = listener.poke
         listener.start()
     await store.aopen()  # commands' appends awaited on this loop (events.pg_async)
     try:

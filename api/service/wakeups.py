@@ -26,6 +26,7 @@ one per stream and wait.
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -42,6 +43,8 @@ from events import StoredEvent
 PAGE = 500
 WINDOW = 500
 RENDERED = 4 * WINDOW
+LINGER = 30.0
+"""Seconds other replicas' appends are still heard after this process's last stream closed."""
 Reader = Callable[..., list[StoredEvent]]  # EventStore.read(match_id, after_seq=, to_seq=)
 log = structlog.get_logger("api.live")
 
@@ -249,11 +252,30 @@ class Subscription:
 class Wakeups:
     """The hubs of this process, one per match with open streams."""
 
-    def __init__(self, origin: str | None = None, quiet: Quiet | None = None) -> None:
+    def __init__(
+        self, origin: str | None = None, quiet: Quiet | None = None, linger: float = LINGER
+    ) -> None:
         self._hubs: dict[str, MatchHub] = {}
         self._lock = threading.Lock()
         self.origin = origin  # this process's store (``EventStore.origin``): its own appends
         self.quiet = quiet  # the requests in flight, which the streams' wake-ups let go first
+        self.linger = linger
+        self._emptied_at = -math.inf  # when the last hub went (monotonic)
+        self.on_first_hub: Callable[[], None] = lambda: None  # the listener's ``poke``
+
+    def wants_notices(self) -> bool:
+        """Whether other replicas' appends should be heard (``events.notify.Listener``): while
+        a stream is open here, and for ``linger`` seconds after the last one closed (so a
+        spectator who reconnects finds the listener still there)."""
+        with self._lock:
+            return bool(self._hubs) or time.monotonic() - self._emptied_at < self.linger
+
+    def wake_all(self) -> None:
+        """Every hub reads its tail once (the listener has just begun: what came before)."""
+        with self._lock:
+            hubs = list(self._hubs.values())
+        for hub in hubs:
+            hub.wake()
 
     @contextmanager
     def subscription(
@@ -264,10 +286,13 @@ class Wakeups:
         every ``poll`` seconds."""
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
+            first = not self._hubs
             hub = self._hubs.get(match_id) or MatchHub(match_id, reader, self.quiet)
             self._hubs[match_id] = hub
             with hub._lock:
                 hub.join(entry, poll)
+        if first:
+            self.on_first_hub()
         try:
             yield Subscription(hub, entry[1])
         finally:
@@ -275,6 +300,8 @@ class Wakeups:
                 hub.leave(entry)
                 if not hub.subscribers:
                     self._hubs.pop(match_id, None)
+                    if not self._hubs:
+                        self._emptied_at = time.monotonic()
 
     def hub(self, match_id: str) -> MatchHub | None:
         with self._lock:

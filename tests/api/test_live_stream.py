@@ -166,7 +166,9 @@ def test_the_streams_of_a_match_take_this_process_s_appends_without_a_store_read
 ) -> None:
     """Each stream reads the store once, to catch up; then this process's appends reach every
     stream from the hub's window. On PostgreSQL the append's NOTIFY, which can come before the
-    hub is handed the events, names this process's store as its origin and is left alone."""
+    hub is handed the events, names this process's store as its origin and is left alone; the
+    hub may read once when the listener begins (with the first stream: ``Wakeups.wake_all``),
+    never per append."""
     app = make_app(database_url, clock, stream_poll_seconds=30)
     store = app.state.service.store
     reader = store.read = CountingReader(store.read)
@@ -194,7 +196,7 @@ def test_the_streams_of_a_match_take_this_process_s_appends_without_a_store_read
     store.dispose()
     assert all([kind for _, kind, _ in s][-1] == "match.closed" for s in seen)
     assert all(len(s) == 5 for s in seen)
-    assert reader.by_hub() == 0
+    assert reader.by_hub() <= (0 if database_url.startswith("sqlite") else 1)
     assert len(reader.spans) - reader.by_hub() == len(viewers)  # the first catch-up only
 
 

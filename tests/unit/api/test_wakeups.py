@@ -3,6 +3,8 @@ head) and by announced appends (a read unless the window holds them)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -101,3 +103,31 @@ def test_a_notification_of_this_process_own_append_is_left_to_its_hand_over() ->
     assert woken == ["read"]
     wakeups.appended("m", [stored(4)])
     assert hub.take(3) == [stored(4)] and woken == ["read"]
+
+
+def test_other_replicas_appends_are_wanted_only_while_streams_are_open_and_a_while_after() -> None:
+    wakeups = Wakeups(linger=0.05)
+    firsts: list[int] = []
+    wakeups.on_first_hub = lambda: firsts.append(1)
+    assert not wakeups.wants_notices()
+
+    async def streams() -> None:
+        with wakeups.subscription("m", Reads()):
+            assert wakeups.wants_notices()
+            with wakeups.subscription("n", Reads()):
+                assert wakeups.wants_notices()
+
+    asyncio.run(streams())
+    assert firsts == [1]  # the listener is poked once, by the first stream
+    assert wakeups.wants_notices()  # lingering: a spectator may come back at once
+    time.sleep(0.06)
+    assert not wakeups.wants_notices()
+
+
+def test_when_the_listener_begins_every_hub_reads_its_tail_once() -> None:
+    wakeups = Wakeups()
+    hub, woken = hub_at(3)
+    other, woken_other = hub_at(5)
+    wakeups._hubs.update({"m": hub, "n": other})
+    wakeups.wake_all()
+    assert (woken, woken_other) == (["read"], ["read"])
