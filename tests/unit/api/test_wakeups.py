@@ -3,13 +3,13 @@ head) and by announced appends (a read unless the window holds them)."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 from api.service.wakeups import MatchHub, Wakeups
 from events import StoredEvent
+from tests.support.loops import run
 
 AT = datetime(2024, 5, 1, tzinfo=UTC)
 
@@ -117,7 +117,7 @@ def test_other_replicas_appends_are_wanted_only_while_streams_are_open_and_a_whi
             with wakeups.subscription("n", Reads()):
                 assert wakeups.wants_notices()
 
-    asyncio.run(streams())
+    run(streams())  # on a loop of its own thread (a test may hold one in this thread)
     assert firsts == [1]  # the listener is poked once, by the first stream
     assert wakeups.wants_notices()  # lingering: a spectator may come back at once
     time.sleep(0.06)
