@@ -3,15 +3,16 @@
 so it is delivered at commit; ``origin`` is the appending store instance's
 :attr:`events.EventStore.origin`, so a process can tell its own appends (which it hands to its
 streams with their data, see ``EventStore.on_append``) from other replicas'. A
-:class:`Listener` thread per process turns those into callbacks, while the process has streams
-open. A wake-up carries no events: readers catch up by seq, so a lost one only delays an update
-until the next poll.
+:class:`Listener` per process (a task on its event loop) turns those into callbacks, while the
+process has streams open. A wake-up carries no events: readers catch up by seq, so a lost one
+only delays an update until the next poll.
 """
 
 from __future__ import annotations
 
-import threading
+import asyncio
 from collections.abc import Callable
+from contextlib import suppress
 
 import psycopg
 from sqlalchemy.engine import URL
@@ -20,15 +21,16 @@ CHANNEL = "adjudicator_events"
 
 
 class Listener:
-    """LISTENs on the channel in a daemon thread and calls ``on_wake(payload)`` for each
-    notification; reconnects after a lost connection.
+    """LISTENs on the channel from a task on the serving event loop and calls
+    ``on_wake(payload)`` for each notification; reconnects after a lost connection.
 
-    It listens only while ``wanted()`` says so (the process has streams to wake): every
-    notification wakes this thread, which then takes the GIL from the event loop, and the server
-    spends a delivery on it, for each append of every replica. When it begins to listen it calls
+    It listens only while ``wanted()`` says so (the process has streams to wake): the server
+    spends a delivery on every notification, one per append of every replica, and this
+    process's own appends (most of them) are of no use to it. When it begins to listen it calls
     ``on_listening()``: whatever was appended before its ``LISTEN`` took effect is read then, so
-    nothing is missed in between. :meth:`poke` says that ``wanted()`` may have turned true (a
-    first stream opened); otherwise it looks every ``timeout`` seconds."""
+    nothing is missed in between. :meth:`poke` (thread-safe) says that ``wanted()`` may have
+    turned true (a first stream opened); otherwise it looks every ``timeout`` seconds. On the
+    loop, not in a thread: a thread woken per append took the GIL from the loop each time."""
 
     def __init__(
         self,
@@ -44,42 +46,51 @@ class Listener:
         self.timeout = timeout
         self.wanted = wanted
         self.on_listening = on_listening
-        self._stop = threading.Event()
-        self._ready = threading.Event()
-        self._poked = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="pg-listener", daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._poked: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start the thread; return once it listens, or is idle for want of streams."""
-        self._thread.start()
-        self._ready.wait(timeout=10)
+    async def start(self) -> None:
+        """Start listening on this loop; return once it listens, or is idle for want of
+        streams (or after 10 s: it keeps trying)."""
+        self._loop, self._poked = asyncio.get_running_loop(), asyncio.Event()
+        ready = asyncio.Event()
+        self._task = self._loop.create_task(self._run(ready, self._poked))
+        with suppress(TimeoutError):
+            await asyncio.wait_for(ready.wait(), 10)
 
     def poke(self) -> None:
-        """``wanted()`` may now be true: look at once."""
-        self._poked.set()
+        """``wanted()`` may now be true: look at once (from any thread)."""
+        loop, poked = self._loop, self._poked
+        if loop is not None and poked is not None:
+            with suppress(RuntimeError):  # the loop has closed: nothing listens any more
+                loop.call_soon_threadsafe(poked.set)
 
-    def stop(self) -> None:
-        self._stop.set()
-        self._poked.set()
-        self._thread.join(timeout=5)
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
+    async def _run(self, ready: asyncio.Event, poked: asyncio.Event) -> None:
+        while True:
             if not self.wanted():
-                self._ready.set()
-                self._poked.wait(self.timeout)
-                self._poked.clear()
+                ready.set()
+                poked.clear()
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(poked.wait(), self.timeout)
                 continue
             try:
-                self._listen()
+                await self._listen(ready)
             except psycopg.Error:
-                self._stop.wait(1.0)  # the server went away: try again shortly
+                await asyncio.sleep(1.0)  # the server went away: try again shortly
 
-    def _listen(self) -> None:
-        with psycopg.connect(self.conninfo, autocommit=True) as conn:
-            conn.execute(f"LISTEN {CHANNEL}")
-            self._ready.set()
+    async def _listen(self, ready: asyncio.Event) -> None:
+        async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            ready.set()
             self.on_listening()
-            while not self._stop.is_set() and self.wanted():
-                for note in conn.notifies(timeout=self.timeout):
+            while self.wanted():
+                async for note in conn.notifies(timeout=self.timeout):
                     self.on_wake(note.payload)

@@ -119,11 +119,11 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
             on_listening=wakeups.wake_all,
         )
         wakeups.on_first_hub = listener.poke
-        listener.start()
+        await listener.start()
     await store.aopen()  # commands' appends awaited on this loop (events.pg_async)
     try:
         yield
     finally:
         if listener is not None:
-            listener.stop()
+            await listener.stop()
         await store.aclose()

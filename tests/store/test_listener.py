@@ -3,6 +3,7 @@ has streams open), and when it begins it says so, for what came before to be rea
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from sqlalchemy import text
 
 from events import EventStore
 from events.notify import CHANNEL, Listener
+from tests.support.loops import run
 
 
 def _notify(store: EventStore, payload: str) -> None:
@@ -21,11 +23,11 @@ def _notify(store: EventStore, payload: str) -> None:
         conn.commit()
 
 
-def _wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> None:
+async def _wait_for(condition: Callable[[], bool], seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+        await asyncio.sleep(0.01)
 
 
 def test_the_listener_hears_only_while_wanted_and_says_when_it_begins(
@@ -41,23 +43,30 @@ def test_the_listener_hears_only_while_wanted_and_says_when_it_begins(
         wanted=wanted.is_set,
         on_listening=lambda: began.append(len(heard)),
     )
-    listener.start()
-    try:
-        _notify(pg_store, "m:1:elsewhere")
-        time.sleep(0.2)
-        assert (heard, began) == ([], [])  # not listening: nothing to wake
-        wanted.set()
-        listener.poke()
-        _wait_for(lambda: began == [0])  # it listens now, and says so before any notice
-        _notify(pg_store, "m:2:elsewhere")
-        _wait_for(lambda: heard == ["m:2:elsewhere"])
-        wanted.clear()
-        time.sleep(1.0)  # it stops within its timeout (0.05 s), here with room to spare
-        _notify(pg_store, "m:3:elsewhere")
-        time.sleep(0.2)
-        assert heard == ["m:2:elsewhere"]
-        wanted.set()
-        listener.poke()
-        _wait_for(lambda: began == [0, 1])  # it begins again, and says so again
-    finally:
-        listener.stop()
+
+    async def notify(payload: str) -> None:
+        await asyncio.to_thread(_notify, pg_store, payload)
+
+    async def scenario() -> None:
+        await listener.start()
+        try:
+            await notify("m:1:elsewhere")
+            await asyncio.sleep(0.2)
+            assert (heard, began) == ([], [])  # not listening: nothing to wake
+            wanted.set()
+            listener.poke()
+            await _wait_for(lambda: began == [0])  # it listens now, and says so before any notice
+            await notify("m:2:elsewhere")
+            await _wait_for(lambda: heard == ["m:2:elsewhere"])
+            wanted.clear()
+            await asyncio.sleep(1.0)  # it stops within its timeout (0.05 s), with room to spare
+            await notify("m:3:elsewhere")
+            await asyncio.sleep(0.2)
+            assert heard == ["m:2:elsewhere"]
+            wanted.set()
+            await asyncio.to_thread(listener.poke)  # from another thread too
+            await _wait_for(lambda: began == [0, 1])  # it begins again, and says so again
+        finally:
+            await listener.stop()
+
+    run(scenario())
