@@ -3,9 +3,7 @@ known before a ruling, timeline and diff; the growth table; verify + re-fold; Zo
 
 from __future__ import annotations
 
-import statistics
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -17,6 +15,7 @@ from events import EventStore
 from infra.bench.figures_http import Bench, command_p50
 from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
 from infra.bench.table import Row
+from infra.bench.verify_bench import GOAL, cpu
 from infra.bench.zombego_bench import CONFIGS, bench_playouts
 
 REPEATS = 5
@@ -137,7 +136,7 @@ def verify(bench: Bench) -> list[Row]:
         record = _get(client, "export", match).text
     total = len(record.splitlines()) - 1
     games = registry.games(load_words())
-    offline = _cpu_seconds(lambda: verify_text(record, games), 3)
+    offline = cpu(3, lambda: verify_text(record, games))
     raw = bench.peer("raw_pg").get("iv_read10k_rows_per_s") if bench.pg_url else None
     label = f"{total:,}-event match (closed)"
     return [
@@ -147,19 +146,6 @@ def verify(bench: Bench) -> list[Row]:
         Row(f"verify + re-fold offline (verify_text of its export, CPU), {label}",
             total / offline, "events/s", GOAL, "goal"),
     ]  # fmt: skip
-
-
-GOAL = 100_000.0
-
-
-def _cpu_seconds(call: Callable[[], object], repeats: int) -> float:
-    """The median CPU time of ``call()`` in this process."""
-    runs = []
-    for _ in range(repeats):
-        began = time.process_time()
-        call()
-        runs.append(time.process_time() - began)
-    return statistics.median(runs)
 
 
 def zombego(bench: Bench) -> list[Row]:
