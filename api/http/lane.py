@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.http import schemas
 from api.http.deps import bearer_token
-from api.http.limits import replay
+from api.http.limits import read_body, replay
 from api.http.responses import FastJSONResponse
 from api.http.routes import matches
 from api.http.routes.matches import IDEMPOTENCY_KEY, act
@@ -122,17 +122,12 @@ def _taken(scope: Scope) -> tuple[str, Headers] | None:
 
 
 async def _body(receive: Receive) -> tuple[list[Message], bytes | None]:
-    """The request's messages up to the end of its body, and the body (None: a disconnect)."""
-    messages: list[Message] = []
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        messages.append(message)
-        if message["type"] != "http.request":
-            return messages, None
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return messages, b"".join(chunks)
+    """The request's messages up to the end of its body, and the body (None: a disconnect;
+    ``BodyLimit``, outside, has bounded it)."""
+    messages = await read_body(receive) or []
+    if not messages or messages[-1]["type"] != "http.request":
+        return messages, None
+    return messages, b"".join(message.get("body", b"") for message in messages)
 
 
 def _command(body: bytes) -> schemas.CommandBody | None:

@@ -9,6 +9,7 @@ bounded by the limit.
 from __future__ import annotations
 
 import json
+import math
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,7 +34,7 @@ class BodyLimit:
                 return
             await self.app(scope, receive, send)
             return
-        buffered = await self._read(receive, limit)
+        buffered = await read_body(receive, limit)
         if buffered is None:
             await self._refuse(send, limit)
             return
@@ -44,21 +45,6 @@ class BodyLimit:
             return self.large[1]
         return self.max_bytes
 
-    async def _read(self, receive: Receive, limit: int) -> list[Message] | None:
-        """Every body message up to the end of the body; None past the limit."""
-        messages: list[Message] = []
-        seen = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                return messages
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                return None
-            if not message.get("more_body", False):
-                return messages
-
     async def _refuse(self, send: Send, limit: int) -> None:
         text = json.dumps(
             {"code": "payload_too_large", "message": f"bodies are limited to {limit} B"}
@@ -66,6 +52,23 @@ class BodyLimit:
         headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(text))]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": text})
+
+
+async def read_body(receive: Receive, limit: float = math.inf) -> list[Message] | None:
+    """Every message of the request up to the end of its body (or up to a disconnect, the
+    last one then); None once the body passes ``limit`` bytes."""
+    messages: list[Message] = []
+    seen = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages
+        seen += len(message.get("body", b""))
+        if seen > limit:
+            return None
+        if not message.get("more_body", False):
+            return messages
 
 
 def replay(messages: list[Message], receive: Receive) -> Receive:
