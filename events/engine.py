@@ -45,6 +45,11 @@ def normalise_url(url: str | URL) -> URL:
     return parsed
 
 
+def libpq_url(url: URL) -> str:
+    """``url`` as psycopg connects to it directly (no SQLAlchemy driver name), password kept."""
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 def json_loads(text: str | bytes) -> Any:
     """A JSON column's value, as ``json.loads`` reads it: by orjson (several times faster per
     row) unless the text holds a run of 19 digits, where orjson turns an int beyond 64 bits

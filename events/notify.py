@@ -17,6 +17,8 @@ from contextlib import suppress
 import psycopg
 from sqlalchemy.engine import URL
 
+from events.engine import libpq_url
+
 CHANNEL = "adjudicator_events"
 
 
@@ -41,7 +43,7 @@ class Listener:
         wanted: Callable[[], bool] = lambda: True,
         on_listening: Callable[[], None] = lambda: None,
     ) -> None:
-        self.conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.conninfo = libpq_url(url)
         self.on_wake = on_wake
         self.timeout = timeout
         self.wanted = wanted

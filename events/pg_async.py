@@ -41,7 +41,7 @@ class AsyncAppends:
     start, and :meth:`close`, at its end)."""
 
     def __init__(self, url: URL, size: int) -> None:
-        self.conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.conninfo = engine.libpq_url(url)
         self.size = size
         self._pool: AsyncConnectionPool | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
