@@ -3,6 +3,7 @@ games and the clock, so tests build one app per test with their own database and
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -35,6 +36,8 @@ from events.notify import Listener
 # zlib level 1 (nginx's default too) writes a 1.3 MB state in ~2 ms, a 3 MB timeline in ~6 ms;
 # level 9 (Starlette's default) takes ~25 ms for the state, for a body 10% smaller
 GZIP_LEVEL = 1
+SETTLE_SECONDS = 10.0
+"""How long the app's end waits for the live hubs' store reads in flight."""
 
 
 def utc_now() -> datetime:
@@ -126,4 +129,5 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
     finally:
         if listener is not None:
             await listener.stop()
+        await asyncio.to_thread(wakeups.drains.settle, SETTLE_SECONDS)  # before the store goes
         await store.aclose()

@@ -49,13 +49,56 @@ Reader = Callable[..., list[StoredEvent]]  # EventStore.read(match_id, after_seq
 log = structlog.get_logger("api.live")
 
 
+class Drains:
+    """The hubs' reading threads in flight, so that the app's end can wait for them: a read cut
+    off by the store's disposal would strand its connection outside any pool."""
+
+    def __init__(self) -> None:
+        self._threads: set[threading.Thread] = set()
+        self._lock = threading.Lock()
+
+    def start(self, target: Callable[[], None]) -> None:
+        """Run ``target`` in a thread of its own (a daemon: it never holds up an exit)."""
+        thread = threading.Thread(target=self._run, args=(target,), name="live-hub", daemon=True)
+        with self._lock:
+            self._threads.add(thread)
+        thread.start()
+
+    def _run(self, target: Callable[[], None]) -> None:
+        try:
+            target()
+        finally:
+            with self._lock:
+                self._threads.discard(threading.current_thread())
+
+    def settle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for every thread in flight; whether none is left."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                threads = list(self._threads)
+            if not threads:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            threads[0].join(remaining)
+
+
 class MatchHub:
     """One match's shared tail in this process: a window of recent events, read once for all."""
 
-    def __init__(self, match_id: str, reader: Reader, quiet: Quiet | None = None) -> None:
+    def __init__(
+        self,
+        match_id: str,
+        reader: Reader,
+        quiet: Quiet | None = None,
+        drains: Drains | None = None,
+    ) -> None:
         self.match_id = match_id
         self.reader = reader
         self.quiet = quiet
+        self.drains = drains or Drains()
         self.subscribers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
         self.window: deque[StoredEvent] = deque(maxlen=WINDOW)
         self.head: int | None = None  # the tail is read up to seq ``head`` (None: not yet)
@@ -134,7 +177,7 @@ class MatchHub:
             if self._reading:
                 return
             self._reading = True
-        threading.Thread(target=self._drain, name="live-hub", daemon=True).start()
+        self.drains.start(self._drain)
 
     def _drain(self) -> None:
         try:
@@ -262,6 +305,7 @@ class Wakeups:
         self.linger = linger
         self._emptied_at = -math.inf  # when the last hub went (monotonic)
         self.on_first_hub: Callable[[], None] = lambda: None  # the listener's ``poke``
+        self.drains = Drains()  # every hub's reads in flight (awaited at the app's end)
 
     def wants_notices(self) -> bool:
         """Whether other replicas' appends should be heard (``events.notify.Listener``): while
@@ -287,7 +331,7 @@ class Wakeups:
         entry = (asyncio.get_running_loop(), asyncio.Event())
         with self._lock:
             first = not self._hubs
-            hub = self._hubs.get(match_id) or MatchHub(match_id, reader, self.quiet)
+            hub = self._hubs.get(match_id) or MatchHub(match_id, reader, self.quiet, self.drains)
             self._hubs[match_id] = hub
             with hub._lock:
                 hub.join(entry, poll)

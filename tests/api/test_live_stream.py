@@ -312,3 +312,22 @@ def test_an_append_no_wake_up_announces_arrives_by_the_poll(
         client.post(f"/matches/{api.match_id}/close", headers=api.auth(api.token("host")))
         reader.join(10)
     app.state.service.store.dispose()
+
+
+def test_the_app_s_end_waits_for_a_hub_s_store_read_in_flight(
+    database_url: str, clock: ManualClock
+) -> None:
+    """A hub's read still running when the app stops must finish before the store is disposed
+    (else its connection is stranded outside the pool, open, until the collector finds it)."""
+    app = make_app(database_url, clock)
+    finished: list[int] = []
+
+    def slow_read() -> None:
+        with app.state.service.store.engine.connect() as conn:
+            time.sleep(0.3)
+            finished.append(conn.exec_driver_sql("SELECT 1").scalar())
+
+    with TestClient(app):
+        app.state.wakeups.drains.start(slow_read)
+    assert finished == [1]  # the lifespan's end waited for it
+    app.state.service.store.dispose()

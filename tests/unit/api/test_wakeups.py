@@ -3,6 +3,7 @@ head) and by announced appends (a read unless the window holds them)."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -130,3 +131,32 @@ def test_when_the_listener_begins_every_hub_reads_its_tail_once() -> None:
     wakeups._hubs.update({"m": hub, "n": other})
     wakeups.wake_all()
     assert (woken, woken_other) == (["read"], ["read"])
+
+
+class BlockingReads:
+    """A store reader that holds each read until released (a slow store)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+        self.done = 0
+
+    def __call__(self, match_id: str, **_: Any) -> list[StoredEvent]:
+        self.entered.set()
+        self.release.wait(10)
+        self.done += 1
+        return []
+
+
+def test_settle_waits_for_a_hub_read_in_flight_and_reports_one_it_could_not_wait_out() -> None:
+    reads = BlockingReads()
+    wakeups = Wakeups()
+    hub = MatchHub("m", reads, drains=wakeups.drains)
+    hub.caught_up(3)
+    hub.wake()
+    assert reads.entered.wait(5)
+    assert wakeups.drains.settle(0.05) is False  # still reading
+    threading.Timer(0.1, reads.release.set).start()
+    assert wakeups.drains.settle(5) is True
+    assert reads.done == 1
+    assert wakeups.drains.settle(0) is True  # nothing in flight: at once
