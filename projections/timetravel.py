@@ -70,21 +70,25 @@ def rulings_recorded(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
     ]
 
 
-def known_timeline(game: Game[Any, Any], log: KnownLog, viewer: Viewer) -> list[dict[str, Any]]:
+def known_timeline(
+    game: Game[Any, Any], log: KnownLog, viewer: Viewer
+) -> tuple[list[dict[str, Any]], bool]:
     """One point per fact that acted on the game, in game-time order: when, what, its outcome
     and the summary (scores, phase, result) right after it. The outcome of a private event is
     shown only to a viewer who may see that event. The points come from the checkpoints' cache:
-    computed once per knowledge cutoff, resumed from what an earlier cutoff shares with it;
-    the list (and its dicts) may be the cache's own: read them, never change them."""
+    computed once per knowledge cutoff, resumed from what an earlier cutoff shares with it.
+    Also whether the list is the cache's own (no outcome is withheld from this viewer): the same
+    list for every such ask of this cutoff, never changed, so what is made of it (its encoded
+    JSON) may be kept by its identity. Read the list and its dicts; never change them."""
     hidden = {
         e.seq
         for e in log.folds.private
         if e.seq <= log.last_seq and not viewer.may_see_private(e.private_to or ())
     }
     points = log.folds.points(log.n, timeline_point)
-    if not hidden:  # the usual case: the cached points as they are (the caller only reads them)
-        return points
-    return [{**p, "outcome": None} if p["seq"] in hidden else p for p in points]
+    if not hidden or all(p["outcome"] is None for p in points if p["seq"] in hidden):
+        return points, True  # nothing to withhold: the cached points as they are
+    return [{**p, "outcome": None} if p["seq"] in hidden else p for p in points], False
 
 
 def timeline_point(game: Game[Any, Any], state: Any, fact: Fact) -> dict[str, Any]:

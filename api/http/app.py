@@ -21,7 +21,7 @@ from api.http import console, errors, logs, openapi
 from api.http.inflight import InFlight
 from api.http.lane import CommandLane
 from api.http.limits import BodyLimit
-from api.http.responses import FastJSONResponse
+from api.http.responses import GZIP_LEVEL, GZIP_MINIMUM, FastJSONResponse, SharedBodies
 from api.http.routes import audit, games, health, live, ludii, matches, transcripts
 from api.service.fanout import Quiet
 from api.service.matches import MatchService
@@ -33,9 +33,6 @@ from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener
 
-# zlib level 1 (nginx's default too) writes a 1.3 MB state in ~2 ms, a 3 MB timeline in ~6 ms;
-# level 9 (Starlette's default) takes ~25 ms for the state, for a body 10% smaller
-GZIP_LEVEL = 1
 SETTLE_SECONDS = 10.0
 """How long the app's end waits for the live hubs' store reads in flight."""
 
@@ -88,6 +85,7 @@ def create_app(
         default_response_class=FastJSONResponse,
     )
     app.state.wakeups = wakeups
+    app.state.bodies = SharedBodies()  # the encoded timelines (``api.http.responses``)
     games_ = games_ or registry.games(load_words(settings.wordlist))
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
@@ -98,7 +96,7 @@ def create_app(
         max_bytes=settings.max_body_bytes,
         large=("/transcript/", settings.max_transcript_bytes),
     )
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=GZIP_LEVEL)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(logs.RequestLog)
     app.add_middleware(InFlight, quiet=quiet)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)

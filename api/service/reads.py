@@ -132,12 +132,14 @@ def record_time(moment: datetime | None, seq: int | None, what: str) -> Known:
 
 def timeline(
     service: MatchService, match_id: str, grant: TokenGrant | None, known: Known = NOW
-) -> dict[str, Any]:
-    """Score and key outcomes over game time, one point per event that acted on the game."""
+) -> tuple[dict[str, Any], bool]:
+    """Score and key outcomes over game time, one point per event that acted on the game; and
+    whether its points are the checkpoints' shared list (see ``known_timeline``)."""
     match = service.match(match_id)
     game, viewer = service.game(match.game), access.viewer_of(match, grant)
-    points = known_timeline(game, service.checkpoints.known(game, match, known), viewer)
-    return {"match_id": match_id, "points": points}
+    log = service.checkpoints.known(game, match, known)
+    points, shared = known_timeline(game, log, viewer)
+    return {"match_id": match_id, "points": points}, shared
 
 
 def feed(service: MatchService, after_position: int, limit: int) -> list[dict[str, Any]]:

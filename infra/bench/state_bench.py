@@ -34,12 +34,16 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from starlette.requests import Request  # noqa: E402
+
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
+from api.http.responses import SharedBodies  # noqa: E402
 from api.http.routes.matches import diff_known, get_state, get_timeline  # noqa: E402
 from api.service.matches import MatchService  # noqa: E402
 from events import EventStore, NewEvent, TokenGrant  # noqa: E402
@@ -139,7 +143,7 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
         ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, middle, past)),
         ("fold (at now, known now)", lambda s: s.snapshot(MATCH)),
         ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, None, Known())),
-        ("timeline route (known now)", lambda s: get_timeline(s, MATCH, HOST, Known())),
+        ("timeline route (known now, gzip)", lambda s: get_timeline(GZIP, s, MATCH, HOST, Known())),
         (
             "diff route (at middle, before/after ruling)",
             lambda s: diff_known(s, MATCH, HOST, middle, before=before, after=None),
@@ -149,6 +153,16 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
     for name, query in queries:
         print(f"  {name:44} {timed(make, query, reps, ref)}")
     store.dispose()
+
+
+GZIP = Request(
+    {
+        "type": "http",
+        "headers": [(b"accept-encoding", b"gzip")],
+        "app": SimpleNamespace(state=SimpleNamespace(bodies=SharedBodies())),
+    }
+)
+"""A request that takes gzip, to an app holding only the timeline's cache of bodies."""
 
 
 def peer_reference(python: str | None, events: int) -> float:

@@ -6,7 +6,7 @@ import re
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Header, Query, Response
+from fastapi import APIRouter, Body, Header, Query, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from adjudicator import rulings
@@ -14,7 +14,7 @@ from api.http import schemas
 from api.http.deps import Grant, MaybeGrant, Operator, Service
 from api.http.errors import ApiError
 from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq
-from api.http.responses import FastJSONResponse
+from api.http.responses import FastJSONResponse, SharedBodies
 from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import reads
@@ -204,9 +204,15 @@ def diff_known(
 
 
 @router.get("/matches/{match_id}/timeline", response_model=schemas.Timeline, responses=READING)
-def get_timeline(service: Service, match_id: str, grant: MaybeGrant, known: KnownParam) -> Response:
+def get_timeline(
+    request: Request, service: Service, match_id: str, grant: MaybeGrant, known: KnownParam
+) -> Response:
     """Score and key outcomes over game time, one point per event that acted on the game."""
-    return FastJSONResponse(reads.timeline(service, match_id, grant, known))
+    body, shared = reads.timeline(service, match_id, grant, known)
+    if not shared:  # a viewer's own copy (something is hidden from it)
+        return FastJSONResponse(body)
+    bodies: SharedBodies = request.app.state.bodies
+    return bodies.response(request, body, body["points"])
 
 
 @router.get(
