@@ -6,39 +6,59 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, Text, cast, select
+from sqlalchemy import Connection, Select, String, Text, cast, select, type_coerce
+from sqlalchemy.dialects.postgresql import TIMESTAMP
 
 from events.engine import json_read
 from events.envelope import StoredEvent, assembled
+from events.sqltypes import stored_instant
 from events.tables import events
 
 _AS_TEXT = ("payload", "source")
 """The JSON columns an event's hash covers, read as their text and decoded by ``json_read``,
 which also tells whether they are plain JSON (so a chain check need not walk them)."""
+_TIMES = ("occurred_at", "recorded_at")
+"""Read as the driver gives them (no ``UTCDateTime`` processing per value, which cost as much
+as the fetch): made aware UTC datetimes by ``stored_instant`` in the row loop."""
 
 
-def _column(name: str) -> Any:
+def _column(name: str, dialect: str) -> Any:
     column = events.columns[name]
-    return cast(column, Text).label(name) if name in _AS_TEXT else column
+    if name in _AS_TEXT:
+        return cast(column, Text).label(name)
+    if name in _TIMES:
+        raw = TIMESTAMP(timezone=True) if dialect == "postgresql" else String()
+        return type_coerce(column, raw).label(name)
+    return column
 
 
 def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
-    """Every row of ``query`` (``_SELECTED``: the fields of an event, in ``_FIELDS``' order)
-    as an event, built by :func:`~events.envelope.assembled` from the row zipped with the field
-    names: a row's attributes by name and the dataclass's frozen ``__init__`` cost three times
+    """Every row of ``query`` (``_selected``: the fields of an event, in ``_FIELDS``' order) as
+    an event, built by :func:`~events.envelope.assembled` from a dict written out field by
+    field: a row's attributes by name and the dataclass's frozen ``__init__`` cost three times
     the fetch of a long read. ``plain_json`` is set where the payload and source read as plain
     JSON and the event is public (a private one's seats are left for the property to see)."""
-    events_read = []
-    for row in conn.execute(query).all():
-        fields = dict(zip(_FIELDS, row, strict=True))
-        fields["payload"], plain_payload = json_read(fields["payload"])
-        fields["source"], plain_source = json_read(fields["source"])
-        private_to = fields["private_to"]
+    events_read: list[StoredEvent] = []
+    append = events_read.append
+    for (
+        match_id, seq, position, type_, actor, occurred_at, recorded_at, payload_text,
+        private_to, salt, commitment, idempotency_key, prev_hash, hash_, source_text,
+    ) in conn.execute(query).all():  # fmt: skip
+        payload, plain = json_read(payload_text)
+        source, plain_source = json_read(source_text)
+        fields = {
+            "match_id": match_id, "seq": seq, "position": position, "type": type_,
+            "actor": actor, "occurred_at": stored_instant(occurred_at),
+            "recorded_at": stored_instant(recorded_at), "payload": payload,
+            "private_to": private_to, "salt": salt, "commitment": commitment,
+            "idempotency_key": idempotency_key, "prev_hash": prev_hash, "hash": hash_,
+            "source": source,
+        }  # fmt: skip
         if private_to is not None:
             fields["private_to"] = tuple(private_to)
-        elif plain_payload and plain_source:
+        elif plain and plain_source:
             fields["plain_json"] = True
-        events_read.append(assembled(fields))
+        append(assembled(fields))
     return events_read
 
 
@@ -49,7 +69,7 @@ def read_stream(
     recorded_by: datetime | None,
     after_seq: int = 0,
 ) -> list[StoredEvent]:
-    query = _SELECTED.where(events.c.match_id == match_id)
+    query = _selected(conn).where(events.c.match_id == match_id)
     if after_seq:
         query = query.where(events.c.seq > after_seq)
     if to_seq is not None:
@@ -60,7 +80,7 @@ def read_stream(
 
 
 def read_after(conn: Connection, position: int, limit: int) -> list[StoredEvent]:
-    query = _SELECTED.where(events.c.position > position)
+    query = _selected(conn).where(events.c.position > position)
     return _all(conn, query.order_by(events.c.position).limit(limit))
 
 
@@ -75,7 +95,8 @@ def find_keyed_batch(
     if head is None:
         return [], None
     last = head.seq + (head.batch_size or 1) - 1
-    query = _SELECTED.where(events.c.match_id == match_id, events.c.seq.between(head.seq, last))
+    in_batch = events.c.seq.between(head.seq, last)
+    query = _selected(conn).where(events.c.match_id == match_id, in_batch)
     return _all(conn, query.order_by(events.c.seq)), head.request_digest
 
 
@@ -84,8 +105,16 @@ _FIELDS = (
     "private_to", "salt", "commitment", "idempotency_key", "prev_hash", "hash", "source",
 )  # fmt: skip
 """The fields of :class:`StoredEvent`, each a column of ``events`` of the same name."""
-_SELECTED = select(*(_column(name) for name in _FIELDS))
-"""An event's columns in ``_FIELDS``' order; the ``_AS_TEXT`` ones as text, by their names."""
+_SELECTED = {
+    dialect: select(*(_column(name, dialect) for name in _FIELDS))
+    for dialect in ("postgresql", "sqlite")
+}
+"""Per dialect, an event's columns in ``_FIELDS``' order, by their names: the ``_AS_TEXT``
+ones as text, the ``_TIMES`` as the driver reads them."""
+
+
+def _selected(conn: Connection) -> Select[Any]:
+    return _SELECTED[conn.dialect.name]
 
 
 def rows_of(stored: Sequence[StoredEvent], request_digest: str | None) -> list[dict[str, Any]]:

@@ -40,11 +40,17 @@ class UTCDateTime(TypeDecorator[datetime]):
         return iso(value)
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if isinstance(value, datetime):
-            return value.astimezone(UTC)
-        return parse_iso(_padded_year(str(value)))
+        return None if value is None else stored_instant(value)
+
+
+def stored_instant(value: datetime | str) -> datetime:
+    """A stored instant as read by the driver (psycopg's aware datetime, or SQLite's text) as
+    an aware UTC datetime."""
+    if type(value) is datetime:
+        return value if value.tzinfo is UTC else value.astimezone(UTC)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC)
+    return parse_iso(_padded_year(str(value)))
 
 
 def _padded_year(text: str) -> str:
