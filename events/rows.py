@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, String, Text, cast, select, type_coerce
 from sqlalchemy.dialects.postgresql import TIMESTAMP
 
+from adjudicator.kernel.canonical import iso_all
 from events.engine import json_read
 from events.envelope import StoredEvent, assembled
 from events.sqltypes import stored_instant
@@ -17,9 +18,10 @@ from events.tables import events
 _AS_TEXT = ("payload", "source")
 """The JSON columns an event's hash covers, read as their text and decoded by ``json_read``,
 which also tells whether they are plain JSON (so a chain check need not walk them)."""
-_TIMES = ("occurred_at", "recorded_at")
-"""Read as the driver gives them (no ``UTCDateTime`` processing per value, which cost as much
-as the fetch): made aware UTC datetimes by ``stored_instant`` in the row loop."""
+_TIMES = {"occurred_at": "occurred_iso", "recorded_at": "recorded_iso"}
+"""The times, each with the field of its ``iso`` text. Read as the driver gives them (no
+``UTCDateTime`` processing per value, which cost as much as the fetch): made aware UTC
+datetimes by ``stored_instant`` in the row loop, their texts by ``iso_all`` after it."""
 
 
 def _column(name: str, dialect: str) -> Any:
@@ -38,7 +40,7 @@ def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
     field: a row's attributes by name and the dataclass's frozen ``__init__`` cost three times
     the fetch of a long read. ``plain_json`` is set where the payload and source read as plain
     JSON and the event is public (a private one's seats are left for the property to see)."""
-    events_read: list[StoredEvent] = []
+    events_read: list[dict[str, Any]] = []
     append = events_read.append
     for (
         match_id, seq, position, type_, actor, occurred_at, recorded_at, payload_text,
@@ -58,8 +60,18 @@ def _all(conn: Connection, query: Select[Any]) -> list[StoredEvent]:
             fields["private_to"] = tuple(private_to)
         elif plain and plain_source:
             fields["plain_json"] = True
-        append(assembled(fields))
-    return events_read
+        append(fields)
+    _add_iso(events_read)
+    return [assembled(fields) for fields in events_read]
+
+
+def _add_iso(read: list[dict[str, Any]]) -> None:
+    """Each event's two times as ``iso`` writes them (``occurred_iso``, ``recorded_iso``: what
+    the hash covers and every view shows), written for the whole read at once (``iso_all``)."""
+    for name, text_name in _TIMES.items():
+        texts = iso_all([fields[name] for fields in read])
+        for fields, text in zip(read, texts, strict=True):
+            fields[text_name] = text
 
 
 def read_stream(

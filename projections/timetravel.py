@@ -61,8 +61,8 @@ def rulings_recorded(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
         {
             "seq": e.seq,
             "type": e.type,
-            "occurred_at": iso(e.occurred_at),
-            "recorded_at": iso(e.recorded_at),
+            "occurred_at": e.occurred_iso,
+            "recorded_at": e.recorded_iso,
             "payload": e.payload,
         }
         for e in events

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +39,24 @@ def iso(moment: datetime) -> str:
     if moment.tzinfo is None:
         raise ValueError("naive datetimes are refused: every instant carries a time zone")
     return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+def iso_all(moments: Sequence[datetime]) -> list[str]:
+    """``[iso(m) for m in moments]``, the usual ones written by orjson (C) in one call: an
+    aware instant with a zero offset and a non-zero microsecond comes out of orjson as the 27
+    characters ``iso`` writes (``OPT_UTC_Z``: ``Z`` for the offset); every other one (another
+    offset, whole seconds, naive, out of range) is left to ``iso`` itself. datetime's
+    ``isoformat`` costs ~1.5 us a call here, which made the two times of each stored event most
+    of a chain check."""
+    try:
+        written = orjson.dumps(moments, option=orjson.OPT_UTC_Z).decode()
+    except orjson.JSONEncodeError:  # not a list of datetimes orjson writes
+        return [iso(moment) for moment in moments]
+    texts = written[2:-2].split('","') if moments else []
+    return [
+        text if len(text) == 27 and text[-1] == "Z" else iso(moment)
+        for text, moment in zip(texts, moments, strict=True)
+    ]
 
 
 def parse_iso(text: str) -> datetime:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adjudicator.kernel.canonical import iso, parse_iso
+from adjudicator.kernel.canonical import iso, iso_all, parse_iso
 from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.kernel.times import EARLIEST, FIRST, LAST, LATEST, checked
 
@@ -76,3 +76,41 @@ def test_a_naive_instant_is_refused() -> None:
     with pytest.raises(InvalidCommand) as error:
         checked(datetime(2024, 5, 1))  # noqa: DTZ001 - naive on purpose
     assert error.value.code == "naive_time"
+
+
+def _iso_or_error(moment: datetime) -> str | type[Exception]:
+    try:
+        return iso(moment)
+    except (OverflowError, ValueError) as error:
+        return type(error)
+
+
+zones = st.one_of(
+    st.just(UTC),
+    st.timezones(),  # zoneinfo's, whose offset at the instant may be zero or not
+    st.integers(min_value=-86_399, max_value=86_399).map(
+        lambda s: timezone(timedelta(seconds=s))  # odd offsets too, down to the second
+    ),
+)
+instants = st.one_of(
+    st.datetimes(timezones=zones),
+    st.datetimes(timezones=zones).map(lambda m: m.replace(microsecond=0)),  # whole seconds
+    st.datetimes(),  # naive: refused
+)
+
+
+@given(st.lists(instants, max_size=12))
+def test_iso_all_writes_what_iso_writes_for_each_instant(moments: list[datetime]) -> None:
+    expected = [_iso_or_error(m) for m in moments]
+    if any(isinstance(e, type) for e in expected):  # iso refuses one: so does iso_all
+        first_error = next(e for e in expected if isinstance(e, type))
+        with pytest.raises(first_error):
+            iso_all(moments)
+    else:
+        assert iso_all(moments) == expected
+
+
+def test_iso_all_of_the_edges() -> None:
+    moments = [FIRST, LAST, datetime(999, 1, 2, 3, 4, 5, 6, tzinfo=UTC)]
+    assert iso_all(moments) == [iso(m) for m in moments]
+    assert iso_all([]) == []
