@@ -60,9 +60,9 @@ class Drains:
     def start(self, target: Callable[[], None]) -> None:
         """Run ``target`` in a thread of its own (a daemon: it never holds up an exit)."""
         thread = threading.Thread(target=self._run, args=(target,), name="live-hub", daemon=True)
-        with self._lock:
+        with self._lock:  # started under the lock: ``settle`` never joins one not yet started
             self._threads.add(thread)
-        thread.start()
+            thread.start()
 
     def _run(self, target: Callable[[], None]) -> None:
         try:
