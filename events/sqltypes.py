@@ -46,10 +46,8 @@ class UTCDateTime(TypeDecorator[datetime]):
 def stored_instant(value: datetime | str) -> datetime:
     """A stored instant as read by the driver (psycopg's aware datetime, or SQLite's text) as
     an aware UTC datetime."""
-    if type(value) is datetime:
-        return value if value.tzinfo is UTC else value.astimezone(UTC)
     if isinstance(value, datetime):
-        return value.astimezone(UTC)
+        return value if value.tzinfo is UTC else value.astimezone(UTC)
     return parse_iso(_padded_year(str(value)))
 
 
