@@ -6,6 +6,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
 from events import EventStore, NewEvent, TokenRecord
 
 GAME_TIME = datetime(2024, 5, 1, 11, 0, 0, tzinfo=UTC)
@@ -36,3 +39,18 @@ def event(n: int = 0, private_to: tuple[str, ...] | None = None, **payload: Any)
     """A public event numbered ``n`` (private to ``private_to`` when given)."""
     body = {"n": n, **payload}
     return NewEvent("zoom.buzzed", "seat:north", GAME_TIME + timedelta(seconds=n), body, private_to)
+
+
+def restart_database(url: str) -> int:
+    """Terminate every other session of the database (what a restart does to a pool); the
+    number terminated."""
+    admin = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        killed = conn.execute(
+            text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ).scalar_one()
+    admin.dispose()
+    return int(killed)

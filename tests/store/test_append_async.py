@@ -15,8 +15,7 @@ from sqlalchemy.exc import OperationalError
 from events import EventStore, StoredEvent, verify_chain
 from events.pg_async import AsyncAppends
 from tests.conftest import PostgresDatabase
-from tests.store.support import event, new_match
-from tests.store.test_reconnect import _restart
+from tests.store.support import event, new_match, restart_database
 from tests.support import loops
 
 T = TypeVar("T")
@@ -112,7 +111,7 @@ def test_a_lost_connection_raises_as_append_does_and_the_next_append_connects_an
     async def work() -> list[StoredEvent] | None:
         warm = await pg_store.append_async(match_id, seq, [event(1)], head=head(before))
         assert warm is not None
-        _restart(postgres_database.url)
+        restart_database(postgres_database.url)
         await asyncio.sleep(0.2)
         current = warm
         outcomes = []

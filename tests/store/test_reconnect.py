@@ -9,13 +9,12 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.pool import NullPool
 
 from events import EventStore, engine
 from tests.conftest import PostgresDatabase
-from tests.store.support import event, new_match
+from tests.store.support import event, new_match, restart_database
 
 
 def _fill_pool(store: EventStore, connections: int) -> None:
@@ -32,20 +31,6 @@ def _fill_pool(store: EventStore, connections: int) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-
-
-def _restart(url: str) -> int:
-    """Terminate every other session of the database (what a restart does to the pool)."""
-    admin = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    with admin.connect() as conn:
-        killed = conn.execute(
-            text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        ).scalar_one()
-    admin.dispose()
-    return int(killed)
 
 
 def _appends(store: EventStore, match_id: str, seq: int, count: int) -> list[str]:
@@ -70,7 +55,7 @@ def test_connections_unused_for_a_while_are_pinged_and_replaced(
     match_id = new_match(pg_store)
     seq = pg_store.last_seq(match_id)
     _fill_pool(pg_store, 5)
-    assert _restart(postgres_database.url) >= 5
+    assert restart_database(postgres_database.url) >= 5
     time.sleep(0.1)
     assert _appends(pg_store, match_id, seq, 10) == ["ok"] * 10
 
@@ -81,7 +66,7 @@ def test_after_a_restart_in_steady_use_at_most_the_first_request_fails(
     match_id = new_match(pg_store)
     seq = pg_store.last_seq(match_id)
     _fill_pool(pg_store, 5)
-    assert _restart(postgres_database.url) >= 5
+    assert restart_database(postgres_database.url) >= 5
     results = _appends(pg_store, match_id, seq, 10)
     assert results[1:] == ["ok"] * 9, results
     assert results[0] in ("ok", "OperationalError")
