@@ -4,8 +4,15 @@ directly, ``verify`` works offline on a record file alone."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
+from functools import cache
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +26,10 @@ from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport
 
 
+@cache
 def all_games() -> dict[str, Game[Any, Any]]:
-    """Every game, No, Not That! with the word list of ``ADJUDICATOR_WORDLIST`` or the default."""
+    """Every game, No, Not That! with the word list of ``ADJUDICATOR_WORDLIST`` or the default
+    (built once per process: ``verify``'s worker processes inherit the parent's)."""
     return registry.games(load_words())
 
 
@@ -47,17 +56,91 @@ def write_out(text: str, output: str | None) -> int:
     return 0
 
 
-def verify_command(file: str, as_json: bool = False) -> int:
-    """Print each check (``as_json``: the report as ``GET /matches/{id}/verify`` gives it);
-    exit status 0 when everything verifies, 1 otherwise, 2 when the file cannot be read."""
+def verify_command(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
+    """Verify record files offline, each on its own, in ``jobs`` processes at once (default:
+    one per core, at most one per file). Prints each file's checks (``as_json``: the report as
+    ``GET /matches/{id}/verify`` gives it); several files are printed in the order given, each
+    under its name (``as_json``: a list of ``{"file", "report"}``, or ``{"file", "error"}`` for
+    a file that cannot be read). Exit status 0 when every file verifies, 2 when one cannot be
+    read, else 1 when one does not verify."""
+    try:
+        results = list(verified_files(files, jobs))
+    except BrokenProcessPool as broken:  # a worker was killed (out of memory, a signal)
+        print(f"error: a verifying process stopped: {broken}", file=sys.stderr)
+        return 2
+    if len(files) == 1:
+        report = results[0][1]
+        if report is not None:
+            print(json_text(report.as_json()) if as_json else describe(report))
+    elif as_json:
+        print(json_text([_file_json(*result) for result in results]))
+    else:
+        print(describe_all(results))
+    unreadable = [(file, why) for file, _, why in results if why is not None]
+    for file, why in unreadable:
+        print(f"error: cannot read {file}: {why}", file=sys.stderr)
+    if unreadable:
+        return 2
+    return 0 if all(report is not None and report.ok for _, report, _ in results) else 1
+
+
+Verified = tuple[str, VerifyReport | None, str | None]
+"""A record file, its report (None when it cannot be read) and why it cannot be (or None)."""
+
+
+def verified_files(files: Sequence[str], jobs: int | None = None) -> Iterator[Verified]:
+    """Each file verified (:func:`verify_file`), in the order given; with more than one file
+    and job, in worker processes (a record's checks are one core's work: records are verified
+    side by side, never one record split)."""
+    workers = min(len(files), jobs or cores())
+    if workers <= 1:
+        yield from map(verify_file, files)
+        return
+    all_games()  # built before the workers start, so forked ones inherit it
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
+        yield from pool.map(verify_file, files)
+
+
+def _forking() -> BaseContext:
+    """Forked workers where the platform forks: they start in milliseconds with the parent's
+    imports and games (a fresh interpreter takes a second and more to import them). The CLI
+    process runs no other thread, so forking it is safe."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def verify_file(file: str) -> Verified:
+    """One record file's report, or why it cannot be read."""
     try:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        print(f"error: cannot read {file}: {error}", file=sys.stderr)
-        return 2
-    report = audit.verify_text(text, all_games())
-    print(json_text(report.as_json()) if as_json else describe(report))
-    return 0 if report.ok else 1
+        return file, None, str(error)
+    return file, audit.verify_text(text, all_games()), None
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _file_json(file: str, report: VerifyReport | None, error: str | None) -> dict[str, Any]:
+    if report is None:
+        return {"file": file, "error": f"cannot read {file}: {error}"}
+    return {"file": file, "report": report.as_json()}
+
+
+def describe_all(results: Sequence[Verified]) -> str:
+    """Each file's checks under its name, then how many records verified."""
+    parts = []
+    for file, report, error in results:
+        body = describe(report) if report is not None else f"cannot read: {error}"
+        parts.append(f"== {file}\n{body}")
+    ok = sum(1 for _, report, _ in results if report is not None and report.ok)
+    parts.append(f"{ok} of {len(results)} records verified")
+    return "\n".join(parts)
 
 
 def json_text(data: object) -> str:

@@ -161,7 +161,7 @@ def ludii_export(args: argparse.Namespace) -> int:
 def verify(args: argparse.Namespace) -> int:
     from api.cli.audit import verify_command
 
-    return verify_command(args.file, as_json=args.json)
+    return verify_command(args.files, as_json=args.json, jobs=args.jobs)
 
 
 def import_(args: argparse.Namespace) -> int:
@@ -187,9 +187,12 @@ def _audit_parsers(sub: Any) -> None:
     game.add_argument("--database-url", help="overrides DATABASE_URL")
     game.add_argument("-o", "--output", help="file to write (default: standard output)")
     game.set_defaults(func=ludii_export)
-    check = sub.add_parser("verify", help="verify an exported record offline (exit 1 on failure)")
-    check.add_argument("file")
+    check = sub.add_parser("verify", help="verify exported records offline (exit 1 on failure)")
+    check.add_argument("files", nargs="+", metavar="FILE", help="record files (JSON Lines)")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument(
+        "--jobs", type=at_least(1), help="records verified at once (default: one per core)"
+    )
     check.set_defaults(func=verify)
     load = sub.add_parser("import", help="verify a record and store it as the same match")
     load.add_argument("file")

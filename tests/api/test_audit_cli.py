@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
+from api.cli import audit as cli_audit
 from api.cli.main import main
 from events.migrate import upgrade
 from tests.api.conftest import Api
@@ -102,3 +104,82 @@ def test_a_file_that_is_not_utf8_is_unreadable(tmp_path: Path) -> None:
     file = tmp_path / "binary.jsonl"
     file.write_bytes(b"\xff\xfe\x00garbage")
     assert main(["verify", str(file)]) == 2
+
+
+FORKS = pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+"""The CLI forks its workers from a process without other threads; pytest's has some (Python
+3.12 and later warn of that)."""
+
+
+@FORKS
+def test_several_files_are_verified_in_worker_processes_each_under_its_name(
+    api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = exported(api, database_url, tmp_path)
+    text = good.read_text(encoding="utf-8")
+    seq = first_buzz_seq(text)
+    bad = tmp_path / "tampered.jsonl"
+    bad.write_text(tamper_one_byte(text, seq), encoding="utf-8")
+    capsys.readouterr()
+
+    assert main(["verify", str(good), str(bad), str(good), "--jobs", "2"]) == 1
+
+    sections = capsys.readouterr().out.split("== ")[1:]
+    assert [section.splitlines()[0] for section in sections] == [str(good), str(bad), str(good)]
+    assert sections[0].splitlines()[-1] == "verified"
+    assert f"NOT verified (first bad seq: {seq})" in sections[1]
+    assert sections[2].rstrip().endswith("2 of 3 records verified")
+
+
+@FORKS
+def test_several_files_as_json_and_one_unreadable_exit_2_after_verifying_the_rest(
+    api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = exported(api, database_url, tmp_path)
+    missing = tmp_path / "missing.jsonl"
+    capsys.readouterr()
+
+    assert main(["verify", str(good), str(missing), "--json", "--jobs", "2"]) == 2
+
+    captured = capsys.readouterr()
+    printed = json.loads(captured.out)
+    assert [entry["file"] for entry in printed] == [str(good), str(missing)]
+    assert printed[0]["report"]["ok"] is True and printed[0]["report"]["match_id"] == api.match_id
+    assert printed[1]["error"].startswith(f"cannot read {missing}:")
+    assert f"error: cannot read {missing}:" in captured.err
+
+
+@FORKS
+def test_every_file_verified_in_one_process_or_in_two_gives_the_same_reports(
+    api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = exported(api, database_url, tmp_path)
+    files = [str(good)] * 3
+    capsys.readouterr()
+
+    assert main(["verify", *files, "--json", "--jobs", "1"]) == 0
+    alone = capsys.readouterr().out
+    assert main(["verify", *files, "--json", "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == alone
+
+
+def test_jobs_must_be_a_positive_integer(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", str(tmp_path / "x.jsonl"), "--jobs", "0"])
+    assert exit_.value.code == 2
+
+
+def _killed(file: str) -> object:
+    os._exit(1)  # a worker that dies as an out-of-memory kill would end it
+
+
+@FORKS
+def test_a_worker_that_dies_is_one_error_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli_audit, "verify_file", _killed)
+    files = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
+
+    assert main(["verify", *files, "--jobs", "2"]) == 2
+
+    assert capsys.readouterr().err.startswith("error: a verifying process stopped:")
