@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -18,10 +18,9 @@ from typing import Any
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError
 
-from adjudicator import rulings
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import HOST, SYSTEM, Context, Draft, Game, Viewer
+from adjudicator.kernel.decider import SYSTEM, Context, Draft, Game, Viewer
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
 from api.service import access
@@ -363,91 +362,6 @@ class MatchService:
         state = self.live.current(game, match).state
         outcome = game.outcome(state, events[0].seq)
         return Acted(events, outcome, replayed=True, viewer=access.viewer_of(match, grant))
-
-    # rulings
-
-    def rule(
-        self,
-        match_id: str,
-        grant: TokenGrant,
-        ruling: rulings.AnyRuling,
-        *,
-        idempotency_key: str | None = None,
-    ) -> Acted:
-        """Host: record a ruling at its game time (default now, never in the future), after
-        checking that it can act (see ``adjudicator.rulings``)."""
-        access.acting_in(grant, match_id)
-        match = self.match(match_id)
-        access.require_host(grant, "issues rulings")
-        now = self.clock()
-        at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
-        key = scoped_key(HOST, idempotency_key)
-        digest = request_digest(HOST, ruling.model_dump(mode="json"), at)
-
-        def attempt() -> Acted:
-            if key is not None:
-                self.store.check_idempotent(match_id, key, digest)
-            draft, last = self._decide_ruling(match, ruling, at)
-            event = NewEvent(draft.type, HOST, at, draft.payload)
-            stored = self.store.append(
-                match_id, last, [event], idempotency_key=key, request_digest=digest
-            )
-            return Acted(stored, None, replayed=False, viewer=viewer)
-
-        viewer = access.viewer_of(match, grant)
-        try:
-            return retrying(lambda _: attempt())
-        except IdempotentReplay as replayed:
-            return Acted(replayed.events, None, replayed=True, viewer=viewer)
-
-    def _decide_ruling(
-        self, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
-    ) -> tuple[Draft, int]:
-        game = self.game(match.game)
-        running = self.live.current(game, match)
-        seq = rulings.target_seq(ruling)
-        target = None if seq is None else rulings.RulingTarget(seq, self._type_of(match, seq))
-        draft = rulings.decide_ruling(
-            ruling,
-            actor=HOST,
-            last_seq=running.seq,
-            seats=match.setup["seats"],
-            target=target,
-            supported=game.rulings,
-            amendable=game.amendable,
-        )
-        ended = isinstance(ruling, rulings.EndRound)
-        if ended and not game.in_round(self.state_at(match, running, at)):
-            raise RuleViolation("no_round_in_progress", f"no round is in progress at {iso(at)}")
-        return draft, running.seq
-
-    def _type_of(self, match: MatchRecord, seq: int) -> str | None:
-        found = self.store.read(match.match_id, after_seq=seq - 1, to_seq=seq) if seq >= 1 else []
-        return found[0].type if found else None
-
-    # closing
-
-    def close(self, match_id: str, grant: TokenGrant) -> Acted:
-        """Host: close the match. The result as folded now is recorded in ``match.closed`` by
-        the append that closes the match (of racing closes one wins, the others get
-        ``match_closed``); from then on nothing more is recorded, and auditors see every
-        private fact and salt."""
-        access.acting_in(grant, match_id)
-        access.require_host(grant, "closes a match")
-        match = self.match(match_id)
-        game = self.game(match.game)
-
-        def attempt() -> Acted:
-            running = self.live.current(game, match)
-            now = max(self.clock(), running.last_play or self.clock())
-            state = running.at(game, now) or self.snapshot_of(match, now).folded.state
-            payload = {"result": game.result(state), "rules_version": game.rules_version}
-            event = NewEvent("match.closed", HOST, now, payload)
-            stored = self.store.append(match_id, running.seq, [event], close=True)
-            closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
-            return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
-
-        return retrying(lambda _: attempt())
 
     # reads
 

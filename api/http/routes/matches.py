@@ -17,7 +17,7 @@ from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, Raw
 from api.http.responses import FastJSONResponse, SharedBodies
 from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
-from api.service import reads
+from api.service import host, reads
 from api.service.matches import MatchService
 from events import TokenGrant
 
@@ -132,7 +132,7 @@ async def post_ruling(
     ruling: Annotated[rulings.RulingCommand, Body()],
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    rule = partial(service.rule, match_id, grant, ruling, idempotency_key=idempotency_key)
+    rule = partial(host.rule, service, match_id, grant, ruling, idempotency_key=idempotency_key)
     return reads.acted(await run_in_threadpool(rule))
 
 
@@ -178,7 +178,7 @@ def get_state(
 )
 async def close_match(service: Service, match_id: str, grant: Grant) -> dict[str, Any]:
     """Host: close the match; its result is recorded and private facts open to auditors."""
-    return reads.acted(await run_in_threadpool(service.close, match_id, grant))
+    return reads.acted(await run_in_threadpool(host.close, service, match_id, grant))
 
 
 @router.get("/matches/{match_id}/diff", response_model=schemas.Diff, responses=READING)

@@ -1,0 +1,103 @@
+"""What only the host records beside game commands: rulings and the match's close. Functions of
+the match service (no HTTP here), like the read side's (``api.service.reads``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from adjudicator import rulings
+from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import HOST, Draft
+from adjudicator.kernel.errors import RuleViolation
+from api.service import access
+from api.service.matches import Acted, MatchService
+from api.service.requests import not_in_future, request_digest, retrying, scoped_key
+from events import IdempotentReplay, MatchRecord, NewEvent, TokenGrant
+
+
+def rule(
+    service: MatchService,
+    match_id: str,
+    grant: TokenGrant,
+    ruling: rulings.AnyRuling,
+    *,
+    idempotency_key: str | None = None,
+) -> Acted:
+    """Host: record a ruling at its game time (default now, never in the future), after
+    checking that it can act (see ``adjudicator.rulings``)."""
+    access.acting_in(grant, match_id)
+    match = service.match(match_id)
+    access.require_host(grant, "issues rulings")
+    now = service.clock()
+    at = now if ruling.occurred_at is None else not_in_future(ruling.occurred_at, now)
+    key = scoped_key(HOST, idempotency_key)
+    digest = request_digest(HOST, ruling.model_dump(mode="json"), at)
+    viewer = access.viewer_of(match, grant)
+
+    def attempt() -> Acted:
+        if key is not None:
+            service.store.check_idempotent(match_id, key, digest)
+        draft, last = _decide_ruling(service, match, ruling, at)
+        event = NewEvent(draft.type, HOST, at, draft.payload)
+        stored = service.store.append(
+            match_id, last, [event], idempotency_key=key, request_digest=digest
+        )
+        return Acted(stored, None, replayed=False, viewer=viewer)
+
+    try:
+        return retrying(lambda _: attempt())
+    except IdempotentReplay as replayed:
+        return Acted(replayed.events, None, replayed=True, viewer=viewer)
+
+
+def _decide_ruling(
+    service: MatchService, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
+) -> tuple[Draft, int]:
+    game = service.game(match.game)
+    running = service.live.current(game, match)
+    seq = rulings.target_seq(ruling)
+    target = None if seq is None else rulings.RulingTarget(seq, _type_of(service, match, seq))
+    draft = rulings.decide_ruling(
+        ruling,
+        actor=HOST,
+        last_seq=running.seq,
+        seats=match.setup["seats"],
+        target=target,
+        supported=game.rulings,
+        amendable=game.amendable,
+    )
+    ended = isinstance(ruling, rulings.EndRound)
+    if ended and not game.in_round(service.state_at(match, running, at)):
+        raise RuleViolation("no_round_in_progress", f"no round is in progress at {iso(at)}")
+    return draft, running.seq
+
+
+def _type_of(service: MatchService, match: MatchRecord, seq: int) -> str | None:
+    if seq < 1:
+        return None
+    found = service.store.read(match.match_id, after_seq=seq - 1, to_seq=seq)
+    return found[0].type if found else None
+
+
+def close(service: MatchService, match_id: str, grant: TokenGrant) -> Acted:
+    """Host: close the match. The result as folded now is recorded in ``match.closed`` by the
+    append that closes the match (of racing closes one wins, the others get
+    ``match_closed``); from then on nothing more is recorded, and auditors see every private
+    fact and salt."""
+    access.acting_in(grant, match_id)
+    access.require_host(grant, "closes a match")
+    match = service.match(match_id)
+    game = service.game(match.game)
+
+    def attempt() -> Acted:
+        running = service.live.current(game, match)
+        now = max(service.clock(), running.last_play or service.clock())
+        state = running.at(game, now) or service.snapshot_of(match, now).folded.state
+        payload = {"result": game.result(state), "rules_version": game.rules_version}
+        event = NewEvent("match.closed", HOST, now, payload)
+        stored = service.store.append(match_id, running.seq, [event], close=True)
+        closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
+        return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
+
+    return retrying(lambda _: attempt())
