@@ -278,6 +278,11 @@ class EventStore:
         self._appended(match_id, stored)
         return stored
 
+    def appends_on_loop(self) -> bool:
+        """Whether :meth:`append_async` can record anything on the running event loop (on
+        PostgreSQL, the loop :meth:`aopen` opened for): elsewhere it always says None."""
+        return self._async is not None and self._async.serves()
+
     async def append_async(
         self,
         match_id: str,
@@ -294,7 +299,7 @@ class EventStore:
         head, when the claim is refused or the idempotency key is recorded already (call
         :meth:`append`, which explains the refusal or finds the replay). A lost connection
         raises ``OperationalError`` as :meth:`append` does."""
-        if self._async is None or not self._async.serves() or head is None or expected_seq < 1:
+        if self._async is None or not self.appends_on_loop() or head is None or expected_seq < 1:
             return None
         _check_append(match_id, events, idempotency_key)
         try:

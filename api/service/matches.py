@@ -263,8 +263,11 @@ class MatchService:
         idempotency_key: str | None,
     ) -> Acted | None:
         """The first try of :meth:`_attempt` without any store read; None when it would need
-        one (or the rules refuse, which a fresh read may change, as may a replay) or the append
-        was refused."""
+        one (or the rules refuse, which a fresh read may change, as may a replay), when the
+        store cannot append on the loop (SQLite: nothing is decided here, to be decided again
+        in the thread pool) or the append was refused."""
+        if not self.store.appends_on_loop():
+            return None
         match, live = self._setups.get(match_id), None
         if match is not None:
             live = self.live.peek(match_id)
