@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 from pydantic import BaseModel
@@ -117,7 +118,8 @@ PLAYERS: dict[str, Callable[[httpx.Client, str, DemoOptions], Played]] = {
 
 
 def inspection(base: str, url: str, operator: str, played: Played) -> str:
-    """What to read the kept match with: its id, every token, the URLs and the database."""
+    """What to read the kept match with: its id, every token, the web console's page of the
+    match for each role, the API's URLs and the database."""
     match = f"{base}/matches/{played.match_id}"
     tokens = played.tokens
     lines = [
@@ -126,6 +128,7 @@ def inspection(base: str, url: str, operator: str, played: Played) -> str:
         f"host:     {tokens['host']}",
         f"auditor:  {tokens['auditor']}",
         *(f"seat {name}: {token}" for name, token in tokens["seats"].items()),
+        *console_links(base, played),
         f"state:    {match}/state   (with -H 'Authorization: Bearer <host token>' to see all)",
         f"events:   {match}/events",
         f"timeline: {match}/timeline",
@@ -135,6 +138,21 @@ def inspection(base: str, url: str, operator: str, played: Played) -> str:
         "Serving until Ctrl-C.",
     ]
     return "\n".join(lines)
+
+
+def console_links(base: str, played: Played) -> list[str]:
+    """The web console's page of the match for each role, as the console's own role links
+    are: the role and its token in the URL fragment, which browsers never send."""
+    page = f"{base}/console/matches/{played.match_id}#"
+    tokens = played.tokens
+    roles = [
+        ("host", {"role": "host", "token": tokens["host"]}),
+        *((f"seat {name}", {"role": f"seat:{name}", "token": token})
+          for name, token in tokens["seats"].items()),
+        ("auditor", {"role": "auditor", "token": tokens["auditor"]}),
+        ("spectator", {"role": "spectator"}),
+    ]  # fmt: skip
+    return [f"console, {name}: {page}{urlencode(fragment)}" for name, fragment in roles]
 
 
 def serve_forever() -> None:

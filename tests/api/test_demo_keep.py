@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import httpx
 import pytest
@@ -15,7 +16,8 @@ from events import EventStore
 
 
 def printed(text: str, label: str) -> str:
-    return next(line.split(None, 1)[1] for line in text.splitlines() if line.startswith(label))
+    """What the line that starts with ``label`` says after it."""
+    return next(line[len(label) :].strip() for line in text.splitlines() if line.startswith(label))
 
 
 def test_a_kept_demo_serves_its_match_until_stopped_and_keeps_its_file(
@@ -29,15 +31,21 @@ def test_a_kept_demo_serves_its_match_until_stopped_and_keeps_its_file(
         out = capsys.readouterr().out
         seen["state"] = httpx.get(printed(out, "state:").split()[0]).status_code
         seen["verify"] = httpx.get(printed(out, "verify:")).status_code
+        page, fragment = printed(out, "console, host:").split("#")
+        seen["console"] = httpx.get(page).status_code
+        assert parse_qs(fragment) == {"role": ["host"], "token": [printed(out, "host:")]}
         outputs.append(out)
 
     code = run_demo(DemoOptions("zoom", rounds=1, seed=7, keep=True, port=port), wait=inspect)
 
     [out] = outputs
-    assert code == 0 and (seen["state"], seen["verify"]) == (200, 200)
+    assert code == 0 and (seen["state"], seen["verify"], seen["console"]) == (200, 200, 200)
     assert f"http://127.0.0.1:{port}/matches/" in out
     for label in ("match:", "operator:", "host:", "auditor:", "seat alpha:", "seat beta:"):
         assert printed(out, label)
+    seat = printed(out, "console, seat alpha:").split("#")[1]
+    assert parse_qs(seat) == {"role": ["seat:alpha"], "token": [printed(out, "seat alpha:")]}
+    assert printed(out, "console, spectator:").endswith("#role=spectator")
     database = Path(str(make_url(printed(out, "database:")).database))
     try:
         store = EventStore.from_url(f"sqlite:///{database}")
