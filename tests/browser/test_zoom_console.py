@@ -205,3 +205,32 @@ def the_list_filters(page: Any, match_id: str) -> None:
     )
     games = {c.inner_text() for c in page.query_selector_all("#matches tbody td:first-child")}
     assert games == {"zoom"}
+
+
+OVERLAPS = """async () => {
+  const { gridView, outline } = await import("/console/static/zoomgrid.js");
+  const grid = gridView(["RGBK", "KBGR", "RGBK", "KBGR"], { id: "probe" });
+  document.querySelector("main").replaceChildren(grid);
+  const boxes = [outline(grid, 0, 1, 2, 2, "A · alpha"), outline(grid, 2, 0, 2, 2, "B · beta")];
+  const rect = (node) => node.getBoundingClientRect();
+  const meet = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const heads = [...grid.querySelectorAll(".colhead")].map(rect);
+  return boxes.map((box) => {
+    const caption = rect(box.querySelector(".caption"));
+    const covers = heads.some((head) => meet(caption, head));
+    return { covers, above: caption.bottom <= rect(box).top };
+  });
+}"""
+
+
+def test_a_found_target_s_caption_never_covers_the_column_letters(
+    server: str, contexts: Any
+) -> None:
+    page = contexts()
+    page.goto(server)
+    page.wait_for_selector("main")
+    first_row, lower = page.evaluate(OVERLAPS)
+    assert first_row == {"covers": False, "above": False}  # below its box
+    assert lower == {"covers": False, "above": True}
+    assert page.errors == []

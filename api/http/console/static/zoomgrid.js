@@ -77,10 +77,13 @@ function roving(node, columns) {
   });
 }
 
-/** Outline a target's h×w cells at its top-left cell (row, column 0-based) with a caption. */
+/**
+ * Outline a target's h×w cells at its top-left cell (row, column 0-based) with a caption: above
+ * the box, or below it for a box in the first row (above, it would cover the column letters).
+ */
 export function outline(gridNode, row, column, height, width, caption, kind = "found") {
   const box = h("span", {
-    class: `outline ${kind}`,
+    class: `outline ${kind}${row === 0 ? " first-row" : ""}`,
     style: `grid-row:${row + 2} / span ${height};grid-column:${column + 2} / span ${width}`,
     title: caption,
   }, h("span", { class: "caption" }, caption));
