@@ -1,4 +1,5 @@
-"""The match service: the one place where store, clock and rules meet (no HTTP here).
+"""The match service: where store, clock and rules meet (no HTTP here). The host's rulings and
+close (``api.service.host``) and the read side (``api.service.reads``) are functions of it.
 
 A command: read the stream, fold it at ``now``, ``decide``, append with the expected seq. On a
 version conflict (another writer got in first) the command is re-read and re-decided against the
