@@ -1,7 +1,9 @@
 """Request bodies are strict JSON: ``NaN``, ``Infinity`` and ``-Infinity`` (which Python's
 parser accepts by default), and a number too large for a double (``1e400``, which it reads as
 infinity), are refused as invalid JSON (422 ``invalid_request``), never taken as numbers or
-nulls. Every router uses :class:`StrictJsonRoute`."""
+nulls. So is a body that is not UTF-8 (RFC 8259), which Python's parser would read as UTF-16
+or UTF-32 when it looks like them, and which otherwise failed as a generic 400. Every router
+uses :class:`StrictJsonRoute`."""
 
 from __future__ import annotations
 
@@ -28,7 +30,11 @@ def _finite(text: str) -> float:
 
 def strict_loads(body: bytes) -> Any:
     """A request body's JSON, strictly read (``json.JSONDecodeError`` for what is refused)."""
-    return json.loads(body, parse_constant=_refuse, parse_float=_finite)
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise json.JSONDecodeError("the body is not UTF-8", "", error.start) from None
+    return json.loads(text, parse_constant=_refuse, parse_float=_finite)
 
 
 class StrictJsonRequest(Request):

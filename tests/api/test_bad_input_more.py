@@ -335,3 +335,25 @@ def test_a_number_too_large_for_a_double_is_refused_not_stored_as_null(
     answer = api.client.post(f"/matches/{api.match_id}/rulings", content=body, headers=headers)
     clear(answer, 422, "invalid_request")
     assert api.last_seq() == before
+
+
+NOT_UTF8 = [
+    pytest.param(b"\xff\xfe<", id="a UTF-16 byte-order mark, then garbage"),
+    pytest.param('{"type": "note", "reason": "x"}'.encode("utf-16"), id="JSON in UTF-16"),
+    pytest.param(b'{"type": "note", "reason": "\xc3("}', id="a broken UTF-8 sequence"),
+]
+
+
+@pytest.mark.parametrize("body", NOT_UTF8)
+@pytest.mark.parametrize("path", ["/matches", "/matches/{id}/commands", "/matches/{id}/rulings"])
+def test_a_body_that_is_not_utf8_is_invalid_json(api: Api, path: str, body: bytes) -> None:
+    """JSON travels as UTF-8 (RFC 8259): anything else is refused as any malformed JSON is,
+    422 ``invalid_request``, never a generic 400 nor read in another encoding."""
+    supplied_match(api)
+    before = api.last_seq()
+    token = OPERATOR if path == "/matches" else api.token("host")
+    headers = api.auth(token) | {"content-type": "application/json"}
+    answer = api.client.post(path.replace("{id}", api.match_id), content=body, headers=headers)
+    clear(answer, 422, "invalid_request")
+    assert answer.json()["details"][0]["type"] == "json_invalid"
+    assert api.last_seq() == before
