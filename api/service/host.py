@@ -57,7 +57,10 @@ def _decide_ruling(
     game = service.game(match.game)
     running = service.live.current(game, match)
     seq = rulings.target_seq(ruling)
-    target = None if seq is None else rulings.RulingTarget(seq, _type_of(service, match, seq))
+    if seq is None:
+        target = None
+    else:
+        target = rulings.RulingTarget(seq, _type_of(service, match, seq, running.seq))
     draft = rulings.decide_ruling(
         ruling,
         actor=HOST,
@@ -73,8 +76,10 @@ def _decide_ruling(
     return draft, running.seq
 
 
-def _type_of(service: MatchService, match: MatchRecord, seq: int) -> str | None:
-    if seq < 1:
+def _type_of(service: MatchService, match: MatchRecord, seq: int, last_seq: int) -> str | None:
+    """The type of event ``seq``; None for a seq the match has not recorded, which is never
+    looked up (a seq past the store's integers, say: PostgreSQL refuses to compare with it)."""
+    if not 1 <= seq <= last_seq:
         return None
     found = service.store.read(match.match_id, after_seq=seq - 1, to_seq=seq)
     return found[0].type if found else None

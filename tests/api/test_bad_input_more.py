@@ -357,3 +357,24 @@ def test_a_body_that_is_not_utf8_is_invalid_json(api: Api, path: str, body: byte
     clear(answer, 422, "invalid_request")
     assert answer.json()["details"][0]["type"] == "json_invalid"
     assert api.last_seq() == before
+
+
+@pytest.mark.parametrize("seq", [2**31, 2**40, 2**63, 2**70])
+@pytest.mark.parametrize(
+    "ruling",
+    [
+        {"type": "void", "reason": "x"},
+        {"type": "amend", "reason": "x", "outcome": {"A": "correct"}},
+        {"type": "undo", "reason": "x"},
+    ],
+)
+def test_a_ruling_on_a_seq_past_the_store_s_integers_is_an_unknown_seq(
+    api: Api, ruling: dict[str, Any], seq: int
+) -> None:
+    """A seq no match can hold (the store's seqs are 32-bit) is refused as any seq the match
+    has not reached, never looked up (PostgreSQL refused the lookup: a 500)."""
+    supplied_match(api)
+    before = api.last_seq()
+    field = "to_seq" if ruling["type"] == "undo" else "target_seq"
+    clear(api.rule({**ruling, field: seq}), 422, "unknown_seq")
+    assert api.last_seq() == before
