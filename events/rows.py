@@ -13,7 +13,7 @@ from adjudicator.kernel.canonical import iso_all
 from events.engine import json_read
 from events.envelope import StoredEvent, assembled
 from events.sqltypes import stored_instant
-from events.tables import events
+from events.tables import SEQ_MAX, events
 
 _AS_TEXT = ("payload", "source")
 """The JSON columns an event's hash covers, read as their text and decoded by ``json_read``,
@@ -81,11 +81,13 @@ def read_stream(
     recorded_by: datetime | None,
     after_seq: int = 0,
 ) -> list[StoredEvent]:
+    if after_seq >= SEQ_MAX:
+        return []  # no seq lies past the largest the store holds
     query = _selected(conn).where(events.c.match_id == match_id)
     if after_seq:
         query = query.where(events.c.seq > after_seq)
-    if to_seq is not None:
-        query = query.where(events.c.seq <= to_seq)
+    if to_seq is not None:  # bounds past SEQ_MAX are cut to it: PostgreSQL compares no larger
+        query = query.where(events.c.seq <= min(to_seq, SEQ_MAX))
     if recorded_by is not None:
         query = query.where(events.c.recorded_at <= recorded_by)
     return _all(conn, query.order_by(events.c.seq))

@@ -55,6 +55,9 @@ operator_tokens = Table(
     Column("created_at", UTCDateTime(), nullable=False),
 )
 
+SEQ_MAX = 2**31 - 1
+"""The largest seq the store holds (``seq`` is a 32-bit integer on every backend)."""
+
 events = Table(
     "events",
     metadata,

@@ -9,9 +9,10 @@ from typing import Annotated
 from fastapi import Depends, Query
 
 from adjudicator.kernel.times import checked
+from events.tables import SEQ_MAX
 from projections.views import Known
 
-MAX_SEQ = 2**31 - 1  # a seq is a 32-bit integer in the store
+MAX_SEQ = SEQ_MAX  # a seq is a 32-bit integer in the store
 MAX_POSITION = 2**63 - 1
 
 RawTime = Annotated[

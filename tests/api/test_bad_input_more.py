@@ -378,3 +378,15 @@ def test_a_ruling_on_a_seq_past_the_store_s_integers_is_an_unknown_seq(
     field = "to_seq" if ruling["type"] == "undo" else "target_seq"
     clear(api.rule({**ruling, field: seq}), 422, "unknown_seq")
     assert api.last_seq() == before
+
+
+@pytest.mark.parametrize("after_seq", [2**31 - 1, 2**31 - 500])
+def test_a_page_of_events_that_would_end_past_the_store_s_integers_is_empty(
+    api: Api, after_seq: int
+) -> None:
+    """The last page a seq allows: ``after_seq`` plus the page's size passes the store's 32-bit
+    seqs (PostgreSQL refused the comparison: a 500); no event lies there."""
+    supplied_match(api)
+    answer = get(api, "/events", after_seq=str(after_seq))
+    clear(answer, 200)
+    assert answer.json() == []

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from events import EventStore, NewEvent, StoredEvent
+from events.tables import SEQ_MAX
 from tests.store.support import ManualClock, event, new_match
 
 
@@ -25,6 +26,20 @@ def test_read_after_seq_gives_only_the_tail(store: EventStore) -> None:
     assert [e.seq for e in store.read(match_id, after_seq=1)] == [2, 3]
     assert [e.seq for e in store.read(match_id, after_seq=1, to_seq=2)] == [2]
     assert store.read(match_id, after_seq=3) == []
+
+
+def test_seq_bounds_past_the_largest_stored_seq_read_as_far_as_the_match_goes(
+    store: EventStore,
+) -> None:
+    """A seq is a 32-bit integer in the store; a bound past it is no error (PostgreSQL refuses
+    to compare a 32-bit column with a larger number)."""
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1), event(2)])
+
+    assert [e.seq for e in store.read(match_id, to_seq=2**40)] == [1, 2]
+    assert [e.seq for e in store.read(match_id, after_seq=1, to_seq=2**63)] == [2]
+    assert store.read(match_id, after_seq=SEQ_MAX) == []
+    assert store.read(match_id, after_seq=2**63) == []
 
 
 def test_read_recorded_by_shows_what_was_known_then(store: EventStore, clock: ManualClock) -> None:
