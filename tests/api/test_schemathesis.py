@@ -27,7 +27,7 @@ from schemathesis.specs.openapi.checks import (
 from tests.api.conftest import OPERATOR, Api
 from tests.api.test_zoom_over_http import supplied_match
 
-EXAMPLES_PER_OPERATION = 15
+EXAMPLES_PER_OPERATION = 40
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance]
 NNT_ROUND = {
     "prompt_text": "a 4-letter word with exactly 1 vowel",
