@@ -23,6 +23,14 @@ def exported(api: Api, database_url: str, tmp_path: Path) -> Path:
     return file
 
 
+def tampered(record: Path, into: Path) -> int:
+    """``record`` with one byte of its first buzz changed, written to ``into``; that seq."""
+    text = record.read_text(encoding="utf-8")
+    seq = first_buzz_seq(text)
+    into.write_text(tamper_one_byte(text, seq), encoding="utf-8")
+    return seq
+
+
 def test_an_exported_file_verifies_offline_check_by_check(
     api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -41,9 +49,7 @@ def test_a_file_with_one_changed_byte_fails_and_names_the_seq(
     api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     file = exported(api, database_url, tmp_path)
-    text = file.read_text(encoding="utf-8")
-    seq = first_buzz_seq(text)
-    file.write_text(tamper_one_byte(text, seq), encoding="utf-8")
+    seq = tampered(file, file)
     capsys.readouterr()
 
     assert main(["verify", str(file)]) == 1
@@ -116,10 +122,8 @@ def test_several_files_are_verified_in_worker_processes_each_under_its_name(
     api: Api, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     good = exported(api, database_url, tmp_path)
-    text = good.read_text(encoding="utf-8")
-    seq = first_buzz_seq(text)
     bad = tmp_path / "tampered.jsonl"
-    bad.write_text(tamper_one_byte(text, seq), encoding="utf-8")
+    seq = tampered(good, bad)
     capsys.readouterr()
 
     assert main(["verify", str(good), str(bad), str(good), "--jobs", "2"]) == 1
