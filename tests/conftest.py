@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import pytest
@@ -25,6 +26,30 @@ from events.engine import normalise_url
 from events.migrate import upgrade
 from events.store import EventStore
 from tests.store.support import GAME_TIME, ManualClock
+
+
+def _fastapi_call_caches() -> list[Any]:
+    """FastAPI's module-level caches of the callables it has classified (``lru_cache``,
+    4,096 entries each; none if a FastAPI version has them no more)."""
+    from fastapi.dependencies import models
+
+    found = (getattr(models, name) for name in dir(models) if name.endswith("_cached"))
+    return [cache for cache in found if hasattr(cache, "cache_clear")]
+
+
+_FASTAPI_CALL_CACHES = _fastapi_call_caches()
+
+
+@pytest.fixture(autouse=True)
+def _apps_released() -> Iterator[None]:
+    """Each test's apps are freed after it. FastAPI keeps the endpoints and dependencies it has
+    classified in module-level caches, and some are defined per app (FastAPI's own docs routes
+    close over their app), so every app a test built stayed alive: ~20 MB each, the suite's
+    process grew to 12 GB. A process that serves builds one app, whose entries stay put."""
+    yield
+    for cache in _FASTAPI_CALL_CACHES:
+        cache.cache_clear()
+
 
 NO_POSTGRES = (
     "PostgreSQL tests need DATABASE_URL (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test)"
