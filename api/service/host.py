@@ -77,8 +77,9 @@ def _decide_ruling(
 
 
 def _type_of(service: MatchService, match: MatchRecord, seq: int, last_seq: int) -> str | None:
-    """The type of event ``seq``; None for a seq the match has not recorded, which is never
-    looked up (a seq past the store's integers, say: PostgreSQL refuses to compare with it)."""
+    """The type of event ``seq``; None for a seq the match has not recorded (past
+    ``last_seq``, below 1), without a read: the rules refuse it as ``unknown_seq`` either way.
+    (The store's read also takes a seq past its own integers; see ``events.rows``.)"""
     if not 1 <= seq <= last_seq:
         return None
     found = service.store.read(match.match_id, after_seq=seq - 1, to_seq=seq)
