@@ -1,4 +1,4 @@
-"""Each game's post parser and the state hint it reads, by game name (explicit, as the
+"""Each game's post reader and the state hint it reads, by game name (explicit, as the
 registry of games)."""
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ from typing import Any
 from adjudicator.games.no_not_that import transcript as no_not_that
 from adjudicator.games.zombego import transcript as zombego
 from adjudicator.games.zoom import transcript as zoom
+from adjudicator.transcripts.reading import Reading
 
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    parse_post: Callable[..., dict[str, Any] | None]
+    read_post: Callable[..., Reading]
     hint: Callable[[Any], dict[str, Any]]
 
 
 READERS: dict[str, Reader] = {
-    "zoom": Reader(zoom.parse_post, zoom.hint),
-    "no_not_that": Reader(no_not_that.parse_post, no_not_that.hint),
-    "zombego": Reader(zombego.parse_post, zombego.hint),
+    "zoom": Reader(zoom.read_post, zoom.hint),
+    "no_not_that": Reader(no_not_that.read_post, no_not_that.hint),
+    "zombego": Reader(zombego.read_post, zombego.hint),
 }

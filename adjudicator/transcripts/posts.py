@@ -38,7 +38,7 @@ class Author:
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """One message. ``order`` breaks ties between posts of the same millisecond (the message
+    """One message. ``order`` breaks ties between posts of the same microsecond (the message
     id for Discord, the line for plain text); ``system`` is a non-message kind's name."""
 
     kind: Kind
@@ -54,9 +54,9 @@ class Post:
 
     @property
     def game_time(self) -> datetime:
-        """The post's time in UTC to the millisecond: the game time it is entered at."""
-        moment = self.posted_at.astimezone(UTC)
-        return moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+        """The post's time in UTC, to the microsecond (an export's 7th fractional digit is
+        cut): the game time it is entered at, and the time every preview row shows."""
+        return self.posted_at.astimezone(UTC)
 
     def where(self) -> dict[str, Any]:
         """How an error names this post."""

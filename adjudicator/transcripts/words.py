@@ -23,3 +23,19 @@ def words(text: str) -> list[str]:
 def is_phrase(found: list[str], needed: set[str], allowed: set[str]) -> bool:
     """Whether ``found`` holds a word of ``needed`` and nothing outside ``needed | allowed``."""
     return bool(found) and any(w in needed for w in found) and set(found) <= needed | allowed
+
+
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_INLINE = re.compile(r"`[^`\n]*`")
+
+
+def without_code(text: str) -> str:
+    """The text with its code (fenced ```blocks``` and `inline` spans) taken out: a grid or a
+    pasted log in a code block is never read as a command. An unclosed fence runs to the end."""
+    return _INLINE.sub(" ", _FENCED.sub("\n", text))
+
+
+def lines_of(text: str) -> list[list[str]]:
+    """The words of each line that has any, code taken out first."""
+    found = (words(line) for line in without_code(text).split("\n"))
+    return [line for line in found if line]

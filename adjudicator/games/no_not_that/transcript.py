@@ -33,6 +33,7 @@ from typing import Any
 from adjudicator.games.no_not_that import judge
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
+from adjudicator.transcripts.reading import CHATTER, Reading, command
 from adjudicator.transcripts.words import clean, is_phrase, words
 
 Body = dict[str, Any]
@@ -71,10 +72,17 @@ def hint(state: NoNotThatState) -> dict[str, Any]:
     }
 
 
-def parse_post(
+def read_post(
     text: str, *, author_role: str, seat: str | None, state_hint: Mapping[str, Any] | None = None
-) -> Body | None:
-    """The command body a post asks for, or None when it is chatter."""
+) -> Reading:
+    """What the post says: a command body, a near miss, or chatter."""
+    body = _body(text, author_role=author_role, seat=seat, state_hint=state_hint)
+    return CHATTER if body is None else command(body)
+
+
+def _body(
+    text: str, *, author_role: str, seat: str | None, state_hint: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
     hinted = state_hint or {}
     if author_role == "host":
         return _host(text, hinted)

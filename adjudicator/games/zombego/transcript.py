@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.transcripts.reading import CHATTER, Reading, command
 from adjudicator.transcripts.words import clean
 
 _CELL = r"[a-l][0-9]{1,2}"
@@ -34,10 +35,17 @@ def hint(state: object) -> dict[str, Any]:
     return {}
 
 
-def parse_post(
+def read_post(
     text: str, *, author_role: str, seat: str | None, state_hint: Mapping[str, Any] | None = None
+) -> Reading:
+    """What the post says: a command body, a near miss, or chatter."""
+    body = _body(text, author_role=author_role, seat=seat, state_hint=state_hint)
+    return CHATTER if body is None else command(body)
+
+
+def _body(
+    text: str, *, author_role: str, seat: str | None, state_hint: Mapping[str, Any] | None
 ) -> dict[str, Any] | None:
-    """The command body a post asks for, or None when it is chatter."""
     if author_role != "seat" or seat is None:
         return None
     said = clean(text)
