@@ -23,6 +23,7 @@ from api.service.matches import MatchService
 from events import EventStore, StoreError, TokenGrant
 
 COLUMNS = 48
+ALL = 2**62  # the terminal lists every post
 
 
 def add_parser(sub: Any, run: Any) -> None:
@@ -66,7 +67,7 @@ def transcript_command(database_url: str, args: argparse.Namespace) -> int:
     grant = TokenGrant(args.match, "host", None)
     act = transcripts.enter if args.action == "enter" else transcripts.preview
     try:
-        answer = act(service, args.match, grant, handed, _progress)
+        answer = act(service, args.match, grant, handed, transcripts.Page(0, ALL), _progress)
     except (DomainError, StoreError) as error:
         return _refused(error)
     finally:
@@ -135,6 +136,8 @@ def _line(row: dict[str, Any]) -> str:
         what = f"{row['refusal']['code']}: {row['refusal']['message']}"
     elif row["command"]:
         what = json.dumps(row["command"], ensure_ascii=False)
-    if row["flag"]:
+    if row["flag"] == "edited":
         what += f" [edited {row['edited_at']}]"
+    elif row["flag"] == "near_miss":
+        what = f"looks like a command: {what}"
     return f"{row['game_time']:24} {row['author'][:14]:14} {row['status']:15} {content} -> {what}"

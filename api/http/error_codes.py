@@ -103,6 +103,10 @@ CODES: dict[str, Code] = {
         unknown_author="transcript: the author map names nobody in the file",
         ambiguous_author="transcript: an author map entry names more than one author",
         no_transcript_reader="transcript: the game has no post parser",
+        unknown_post="transcript: a correction names no post of the exports (or several)",
+        post_not_mapped="transcript: a correction names a post by neither a seat nor a host",
+        corrected_and_excluded="transcript: a post is both excluded and corrected",
+        correction_wrong_seat="transcript: a correction acts for another seat than the post's",
     ),
     **_table(
         409,
@@ -149,6 +153,7 @@ CODES: dict[str, Code] = {
         slot_mismatch="Zombego: the hand slot holds another piece",
         match_not_at_start="Ludii: the match has moves already",
         transcript_channel_mismatch="transcript: the export is of another channel than the match's",
+        post_already_entered="transcript: a correction names a post entered before (use a ruling)",
     ),
     **_table(500, internal_error="the service failed; quote the request id"),
     **_table(

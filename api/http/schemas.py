@@ -267,6 +267,7 @@ class IgnoredAuthor(Answer):
 class PostRow(Answer):
     """One post and what it becomes."""
 
+    index: int = Field(description="the post's place in game-time order (0 first)")
     message_id: str
     channel_id: str
     dm: bool
@@ -279,12 +280,23 @@ class PostRow(Answer):
     edited_at: Time | None
     game_time: Time | None
     content: str
-    flag: Literal["edited"] | None
-    status: str = Field(
-        description="command, flagged, refused, ignored, excluded or already_entered"
+    flag: Literal["edited", "near_miss"] | None = Field(
+        description="edited (entered, the content as exported counts) or near_miss (looks"
+        " like a command but does not read whole: nothing entered unless corrected)"
     )
-    reason: str | None
+    status: Literal["command", "flagged", "refused", "ignored", "excluded", "already_entered"] = (
+        Field(description="what the post becomes; flagged posts are listed first")
+    )
+    reason: str | None = Field(
+        description="why flagged or ignored: chatter, host remark, spectator, bot, system"
+        " message (kind), excluded by the host, entered before, or the near miss"
+    )
     command: Json | None
+    reading: Literal["machine", "host"] | None = Field(
+        description="whose reading the command is: the post reader's, or the host's correction"
+    )
+    enters: bool = Field(description="entering records this post's command")
+    seqs: list[int] | None = Field(description="first and last seq of the post's events")
     outcome: Json | None
     refusal: Json | None = Field(description="the live rule's code and message")
 
@@ -295,17 +307,21 @@ class TranscriptReport(Answer):
     channels: list[Channel]
     ignored_authors: list[IgnoredAuthor]
     counts: dict[str, int] = Field(description="posts per status")
+    total: int = Field(description="posts in the exports (every page)")
+    offset: int
+    limit: int
+    posts: list[PostRow] = Field(description="this page: flagged first, then by game time")
 
 
 class TranscriptPreview(TranscriptReport):
-    posts: list[PostRow]
+    pass
 
 
 class TranscriptEntered(TranscriptReport):
     entered: int
     first_seq: int | None
     last_seq: int | None
-    result: Json | None
+    result: Json | None = Field(description="the match's result as the state shows it now")
 
 
 class ErrorBody(BaseModel):

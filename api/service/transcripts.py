@@ -1,49 +1,66 @@
 """Refereeing a match from the chat channel it was played in: preview, then enter.
 
-Reading exports, the author map and the post parsers are pure (``adjudicator.transcripts``,
-each game's ``transcript``); here every accepted post is decided as ``POST
-/matches/{id}/commands`` would decide it from the host at the post's own time (refusals exactly
-as live, a refused post changing nothing), and ``enter`` records the accepted ones in one
-atomic batch (``api.service.batch``), each event carrying its post as ``source``. Posts
-already entered (same channel and message id) are skipped; an export of another channel than
-the one(s) entered is refused (409 ``transcript_channel_mismatch``) unless it is declared a DM
-export.
+Reading exports, the author map and the post readers are pure (``adjudicator.transcripts``,
+each game's ``transcript``); :mod:`api.service.transcript_posts` decides every post as ``POST
+/matches/{id}/commands`` would decide it from the host at the post's own time, and ``enter``
+records the accepted ones in one atomic append (re-decided whole if another writer got in
+first), each event carrying its post as ``source`` (with the host's reason when the host gave
+the command). Posts already entered (same channel and message id) are shown with their seqs
+and outcomes and are not entered again; an export of another channel than the one(s) entered
+is refused (409 ``transcript_channel_mismatch``) unless it is declared a DM export.
+
+The answer lists the posts flagged for the host first, then the rest in game-time order, one
+page at a time (``offset``, ``limit``); ``counts`` and ``total`` cover every post.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
-from adjudicator.kernel import runner
-from adjudicator.kernel.decider import Game
-from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
-from adjudicator.kernel.fold import Running
+from adjudicator.kernel.errors import InvalidCommand, RuleViolation
 from adjudicator.transcripts.discord import read_discord
-from adjudicator.transcripts.games import READERS, Reader
+from adjudicator.transcripts.games import READERS
 from adjudicator.transcripts.posts import shown_time
 from adjudicator.transcripts.text import read_text
 from adjudicator.transcripts.triage import Cast, Source, Triaged, triage
 from api.service import access
-from api.service.batch import execute_batch
 from api.service.matches import MatchService
-from events import MatchRecord, TokenGrant
+from api.service.requests import retrying
+from api.service.transcript_posts import (
+    Correction,
+    Decided,
+    PostKey,
+    Progress,
+    Run,
+    check_corrections,
+    decide_posts,
+)
+from events import MatchRecord, StoredEvent, TokenGrant
+from projections.facts import to_facts
 
-Progress = Callable[[int, int], None]
-PROGRESS_EVERY = 1000
+DEFAULT_PAGE = 1000
+MAX_PAGE = 10_000
 
 
 @dataclass(frozen=True, slots=True)
 class Handed:
-    """What the host hands over: exports, the author map, the posts to leave out."""
+    """What the host hands over: exports, the author map, the posts to leave out, and the
+    host's readings of posts (corrections)."""
 
     sources: Sequence[Source]
     cast: Cast
     exclude: Collection[str] = ()
+    corrections: Sequence[Correction] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Which rows of the answer to list: ``limit`` rows from ``offset`` (flagged first)."""
+
+    offset: int = 0
+    limit: int = DEFAULT_PAGE
 
 
 class ChannelMismatch(RuleViolation):
@@ -67,17 +84,12 @@ def read_export(format: str, content: Any, channel: str | None = None, dm: bool 
     raise InvalidCommand("not_an_export", f"an export is 'discord' JSON or 'text', not {format!r}")
 
 
-@dataclass(slots=True)
-class _Decider:
-    """The decision loop's moving parts: the fold, the last game time, the next seq."""
-
-    game: Game[Any, Any]
-    reader: Reader
-    running: Running[Any]
-    state: Any = None
-    last_play: datetime | None = None
-    seq: int = 0
-    entries: list[tuple[dict[str, Any], datetime, dict[str, Any]]] = field(default_factory=list)
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    match: MatchRecord
+    posts: list[Triaged]
+    corrections: dict[PostKey, Correction]
+    entered: dict[PostKey, tuple[int, int]]
 
 
 def preview(
@@ -85,12 +97,15 @@ def preview(
     match_id: str,
     grant: TokenGrant,
     handed: Handed,
+    page: Page = Page(),
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Every post with what it would become; nothing is recorded."""
-    match, posts = _triaged(service, match_id, grant, handed)
-    rows, _ = _decide_all(service, match, grant, posts, progress)
-    return _report(match, handed, posts, rows)
+    ready = _prepare(service, match_id, grant, handed)
+    run = decide_posts(
+        service, ready.match, grant, ready.posts, ready.corrections, ready.entered, progress
+    )
+    return _report(run, handed, ready.posts, page)
 
 
 def enter(
@@ -98,29 +113,50 @@ def enter(
     match_id: str,
     grant: TokenGrant,
     handed: Handed,
+    page: Page = Page(),
     progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Record the accepted posts' commands in one atomic batch, each at its post's time."""
-    match, posts = _triaged(service, match_id, grant, handed)
-    rows, entries = _decide_all(service, match, grant, posts, progress)
-    report = _report(match, handed, posts, rows)
-    del report["posts"]
-    if not entries:
-        return {**report, "entered": 0, "first_seq": None, "last_seq": None, "result": None}
-    commands = [(body, at) for body, at, _ in entries]
-    batch = execute_batch(service, match_id, grant, commands, [s for _, _, s in entries])
+    """Record the accepted posts' commands in one atomic append, each at its post's time; the
+    answer lists every post with its command, its events' seqs and its outcome, and the
+    result as the fold sees it now (every deadline up to now applied)."""
+    ready = _prepare(service, match_id, grant, handed)
+
+    def attempt(tries: int) -> tuple[Run, list[StoredEvent]]:
+        reported = progress if tries == 0 else None
+        run = decide_posts(
+            service, ready.match, grant, ready.posts, ready.corrections, ready.entered, reported
+        )
+        return run, _append(service, run)
+
+    run, stored = retrying(attempt)
     return {
-        **report,
-        "entered": len(entries),
-        "first_seq": batch.events[0].seq if batch.events else None,
-        "last_seq": batch.events[-1].seq if batch.events else None,
-        "result": batch.result,
+        **_report(run, handed, ready.posts, page),
+        "entered": sum(1 for d in run.decided if d.enters),
+        "first_seq": stored[0].seq if stored else None,
+        "last_seq": stored[-1].seq if stored else None,
+        "result": _result_now(service, run),
     }
 
 
-def _triaged(
-    service: MatchService, match_id: str, grant: TokenGrant, handed: Handed
-) -> tuple[MatchRecord, list[Triaged]]:
+def _append(service: MatchService, run: Run) -> list[StoredEvent]:
+    if not run.new:
+        return []
+    stored = service.store.append(run.match.match_id, run.running.seq, run.new)
+    if run.running.accepts(to_facts(stored)):
+        service.live.put(run.match.match_id, run.running.extend(run.game, to_facts(stored)))
+    return stored
+
+
+def _result_now(service: MatchService, run: Run) -> dict[str, Any] | None:
+    """The result of the state now (or at the last entered post, if later): a match whose
+    last round ran out at its deadline shows its result, as ``/state`` does."""
+    now = service.clock()
+    moment = max(now, run.last_play) if run.last_play is not None else now
+    state = run.state if run.state is not None else service.state_at(run.match, run.running, moment)
+    return run.game.result(run.game.advance(state, moment))
+
+
+def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Handed) -> _Prepared:
     access.acting_in(grant, match_id)
     access.require_host(grant, "enters a match from a chat export")
     match = service.match(match_id)
@@ -130,10 +166,22 @@ def _triaged(
     for key, seat in handed.cast.seats.items():
         if seat not in seats:
             raise InvalidCommand("unknown_seat", f"{key!r} is mapped to {seat!r}, not a seat")
-    entered = [e.source for e in service.events(match_id) if e.source is not None]
-    _check_channels(handed.sources, {str(s["channel_id"]) for s in entered})
-    done = {(str(s["channel_id"]), str(s["message_id"])) for s in entered}
-    return match, triage(handed.sources, handed.cast, exclude=handed.exclude, entered=done)
+    entered = _entered(service.events(match_id))
+    _check_channels(handed.sources, {channel for channel, _ in entered})
+    posts = triage(handed.sources, handed.cast, exclude=handed.exclude, entered=set(entered))
+    corrections = check_corrections(posts, handed.corrections)
+    return _Prepared(match, posts, corrections, entered)
+
+
+def _entered(events: Sequence[StoredEvent]) -> dict[PostKey, tuple[int, int]]:
+    """Each post entered before: the first and last seq of its events."""
+    found: dict[PostKey, tuple[int, int]] = {}
+    for event in events:
+        if event.source is not None:
+            key = (str(event.source["channel_id"]), str(event.source["message_id"]))
+            first = found.get(key, (event.seq, event.seq))[0]
+            found[key] = (first, event.seq)
+    return found
 
 
 def _check_channels(sources: Sequence[Source], entered: set[str]) -> None:
@@ -143,69 +191,50 @@ def _check_channels(sources: Sequence[Source], entered: set[str]) -> None:
             raise ChannelMismatch(channel, entered)
 
 
-def _decide_all(
-    service: MatchService,
-    match: MatchRecord,
-    grant: TokenGrant,
-    posts: Sequence[Triaged],
-    progress: Progress | None,
-) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], datetime, dict[str, Any]]]]:
-    game = service.game(match.game)
-    running = service.live.current(game, match)
-    loop = _Decider(game, READERS[match.game], running, None, running.last_play, running.seq)
-    rows = []
-    for index, post in enumerate(posts, start=1):
-        rows.append(_row(post, _decide(service, match, grant, loop, post)))
-        if progress is not None and (index % PROGRESS_EVERY == 0 or index == len(posts)):
-            progress(index, len(posts))
-    return rows, loop.entries
+def _report(run: Run, handed: Handed, posts: Sequence[Triaged], page: Page) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for decided in run.decided:
+        counts[decided.status] = counts.get(decided.status, 0) + 1
+    order = sorted(range(len(posts)), key=lambda i: run.decided[i].status != "flagged")
+    shown = order[page.offset : page.offset + page.limit]
+    current = _current_state(run) if any(run.decided[i].seqs for i in shown) else None
+    return {
+        "match_id": run.match.match_id,
+        "game": run.match.game,
+        "channels": [
+            {"channel_id": s.export.channel_id, "name": s.export.channel_name, "dm": s.dm}
+            for s in handed.sources
+        ],
+        "ignored_authors": _ignored_authors(posts),
+        "counts": counts,
+        "total": len(posts),
+        "offset": page.offset,
+        "limit": page.limit,
+        "posts": [_row(i, posts[i], run.decided[i], run, current) for i in shown],
+    }
 
 
-def _decide(
-    service: MatchService, match: MatchRecord, grant: TokenGrant, loop: _Decider, post: Triaged
-) -> dict[str, Any]:
-    """What ``post`` becomes; an accepted command moves the loop's state on."""
-    if post.status != "candidate":
-        return {"status": post.status, "reason": post.reason}
-    at = post.post.game_time
-    state = _state_at(service, match, loop, max(at, loop.last_play or at))
-    hint = {**loop.reader.hint(state), "private": post.dm}
-    role = post.role or "spectator"
-    body = loop.reader.parse_post(
-        post.post.content, author_role=role, seat=post.seat, state_hint=hint
-    )
-    if body is None:
-        return {"status": "ignored", "reason": "chatter"}
-    try:
-        command = service.parse(match, body)
-        ctx = service.context(grant, loop.last_play, at)
-        decision = runner.run(loop.game, state, command, ctx, loop.seq + 1)
-    except (DomainError, ValidationError) as refused:
-        return {"status": "refused", "command": body, "refusal": _refusal(refused)}
-    loop.seq, loop.state, loop.last_play = decision.last_seq, decision.after, at
-    loop.entries.append((body, at, post.post.source()))
-    status = "flagged" if post.post.edited_at is not None else "command"
-    return {"status": status, "command": body, "outcome": runner.outcome(loop.game, decision)}
+def _current_state(run: Run) -> Any:
+    """The state after everything recorded and decided: where entered posts' outcomes are."""
+    return run.state if run.state is not None else run.running.state
 
 
-def _state_at(service: MatchService, match: MatchRecord, loop: _Decider, moment: datetime) -> Any:
-    if loop.state is None:
-        loop.state = service.state_at(match, loop.running, moment)
-    loop.state = loop.game.advance(loop.state, moment)
-    return loop.state
+def _ignored_authors(posts: Sequence[Triaged]) -> list[dict[str, str]]:
+    ignored = {
+        (t.post.author.id, t.post.author.name, "bot" if t.post.author.is_bot else "spectator")
+        for t in posts
+        if t.role is None and t.post.system is None
+    }
+    return [{"author_id": i, "author": name, "as": why} for i, name, why in sorted(ignored)]
 
 
-def _refusal(error: DomainError | ValidationError) -> dict[str, Any]:
-    if isinstance(error, DomainError):
-        return {"code": error.code, "message": error.message}
-    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "not valid"}
-    where = ".".join(str(part) for part in first.get("loc", ()))
-    return {"code": "invalid_request", "message": f"{where}: {first['msg']}".lstrip(": ")}
-
-
-def _row(post: Triaged, decided: Mapping[str, Any]) -> dict[str, Any]:
+def _row(index: int, post: Triaged, decided: Decided, run: Run, current: Any) -> dict[str, Any]:
     p = post.post
-    row = {
+    outcome = decided.outcome
+    if decided.status == "already_entered" and decided.seqs is not None and current is not None:
+        outcome = run.game.outcome(current, decided.seqs[0])
+    return {
+        "index": index,
         "message_id": p.message_id,
         "channel_id": p.channel_id,
         "dm": post.dm,
@@ -218,37 +247,13 @@ def _row(post: Triaged, decided: Mapping[str, Any]) -> dict[str, Any]:
         "edited_at": None if p.edited_at is None else p.edited_at.isoformat(),
         "game_time": shown_time(p.game_time),
         "content": p.content,
-        "flag": "edited" if p.edited_at is not None else None,
-        "status": decided["status"],
-        "reason": decided.get("reason"),
-        "command": decided.get("command"),
-        "outcome": decided.get("outcome"),
-        "refusal": decided.get("refusal"),
-    }
-    return row
-
-
-def _report(
-    match: MatchRecord, handed: Handed, posts: Sequence[Triaged], rows: list[dict[str, Any]]
-) -> dict[str, Any]:
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
-    ignored = {
-        (t.post.author.id, t.post.author.name, "bot" if t.post.author.is_bot else "spectator")
-        for t in posts
-        if t.role is None and t.post.system is None
-    }
-    return {
-        "match_id": match.match_id,
-        "game": match.game,
-        "channels": [
-            {"channel_id": s.export.channel_id, "name": s.export.channel_name, "dm": s.dm}
-            for s in handed.sources
-        ],
-        "ignored_authors": [
-            {"author_id": i, "author": name, "as": why} for i, name, why in sorted(ignored)
-        ],
-        "counts": counts,
-        "posts": rows,
+        "flag": decided.flag,
+        "status": decided.status,
+        "reason": decided.reason,
+        "command": decided.command,
+        "reading": decided.reading,
+        "enters": decided.enters,
+        "seqs": list(decided.seqs) if decided.seqs is not None else None,
+        "outcome": outcome,
+        "refusal": decided.refusal,
     }

@@ -40,12 +40,12 @@ LIVE: list[tuple[str, dict[str, Any], int]] = [
     ),
     (
         "2024-05-01T11:00:15.250Z",
-        {"type": "buzz", "seat": "beta", "pairs": [{"target": "A", "at": "b2"}]},
+        {"type": "buzz", "seat": "alpha", "pairs": [{"target": "A", "at": "b2"}]},
         201,
     ),
     (
-        "2024-05-01T11:00:15.250Z",
-        {"type": "buzz", "seat": "alpha", "pairs": [{"target": "A", "at": "b2"}]},
+        "2024-05-01T11:00:15.2504Z",
+        {"type": "buzz", "seat": "beta", "pairs": [{"target": "A", "at": "b2"}]},
         201,
     ),
     (
@@ -108,8 +108,14 @@ def test_the_preview_shows_what_every_post_becomes_and_records_nothing(api: Api)
 
     assert response.status_code == 200, response.text
     rows = by_id(response.json())
-    assert [r["message_id"][-2:] for r in response.json()["posts"]][6:8] == ["07", "08"]
-    assert (rows["01"]["status"], rows["01"]["reason"]) == ("ignored", "chatter")
+    in_time = sorted(response.json()["posts"], key=lambda r: r["index"])
+    # bob's post 07 came 400 microseconds after alice's 08: time orders them, not the id
+    assert [r["message_id"][-2:] for r in in_time][6:8] == ["08", "07"]
+    assert response.json()["posts"][0]["status"] == "flagged"  # flagged posts come first
+    # "Round 1 starting soon" speaks of a start but is none: shown to the host, not entered
+    assert (rows["01"]["status"], rows["01"]["flag"]) == ("flagged", "near_miss")
+    assert (rows["09"]["status"], rows["09"]["reason"]) == ("ignored", "chatter")
+    assert (rows["17"]["status"], rows["17"]["reason"]) == ("ignored", "host remark")
     assert rows["02"]["command"] == {"type": "start_round", "round": 1}
     assert rows["02"]["game_time"] == "2024-05-01T11:00:05.000000Z"
     assert (rows["03"]["status"], rows["03"]["reason"]) == ("ignored", "spectator")
@@ -139,8 +145,8 @@ def test_entering_the_export_ends_in_the_state_of_the_match_played_live(api: Api
     sources = [e["source"] for e in events if e["source"] is not None]
     assert [s["message_id"][-2:] for s in sources] == [
         "02",
-        "07",
         "08",
+        "07",
         "10",
         "11",
         "13",
@@ -148,7 +154,7 @@ def test_entering_the_export_ends_in_the_state_of_the_match_played_live(api: Api
         "15",
         "16",
     ]
-    assert sources[1] == {
+    assert sources[2] == {
         "kind": "discord",
         "channel_id": "1199",
         "message_id": "1200000000000000007",

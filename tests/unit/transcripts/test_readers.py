@@ -30,7 +30,7 @@ def refusal(call: Any) -> TranscriptError:
 
 def test_a_discord_export_reads_with_seven_fractional_digits_and_unknown_fields() -> None:
     posts = read_discord(export(message("11"))).posts
-    assert posts[0].game_time.isoformat() == "2024-05-01T10:00:00.123000+00:00"
+    assert posts[0].game_time.isoformat() == "2024-05-01T10:00:00.123456+00:00"
 
 
 def test_what_is_not_an_export_is_refused() -> None:
