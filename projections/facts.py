@@ -10,11 +10,13 @@ from events import MatchRecord, StoredEvent
 
 
 def to_fact(event: StoredEvent) -> Fact:
-    return Fact(event.seq, event.type, event.actor, event.occurred_at, event.payload)
+    return Fact(
+        event.seq, event.type, event.actor, event.occurred_at, event.payload, None, event.source
+    )
 
 
 def to_facts(events: Sequence[StoredEvent]) -> list[Fact]:
-    return [Fact(e.seq, e.type, e.actor, e.occurred_at, e.payload) for e in events]
+    return [Fact(e.seq, e.type, e.actor, e.occurred_at, e.payload, None, e.source) for e in events]
 
 
 def setup_of(match: MatchRecord) -> Setup:

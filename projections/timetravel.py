@@ -8,7 +8,7 @@ from typing import Any
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Fact, Game, Viewer
+from adjudicator.kernel.decider import Fact, Game, Viewer, post_of
 from events import StoredEvent
 from projections.checkpoints import KnownLog
 
@@ -92,7 +92,9 @@ def known_timeline(
 
 
 def timeline_point(game: Game[Any, Any], state: Any, fact: Fact) -> dict[str, Any]:
-    """The point of ``fact`` on the timeline, ``state`` the fold right after it."""
+    """The point of ``fact`` on the timeline, ``state`` the fold right after it (with the
+    chat post it was entered from, when it was)."""
+    post = post_of(fact.source)
     return {
         "seq": fact.seq,
         "at": iso(fact.at),
@@ -100,4 +102,4 @@ def timeline_point(game: Game[Any, Any], state: Any, fact: Fact) -> dict[str, An
         "actor": fact.actor,
         "outcome": game.outcome(state, fact.seq),
         "summary": game.summary(state),
-    }
+    } | ({"post": post} if post is not None else {})

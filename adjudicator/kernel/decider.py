@@ -87,7 +87,9 @@ class Setup:
 @fast_init  # built once per event by every fold
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """A recorded event as the rules see it. ``amendment`` is a host ruling's override."""
+    """A recorded event as the rules see it. ``amendment`` is a host ruling's override;
+    ``source`` where a host-entered event came from (a chat post), which no rule reads: the
+    fold only hands it on to what it derives from the event (a graded buzz, a timeline point)."""
 
     seq: int
     type: str
@@ -95,6 +97,7 @@ class Fact:
     at: datetime
     payload: Mapping[str, Any]
     amendment: Mapping[str, Any] | None = None
+    source: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +207,13 @@ def lookup_outcome(
         if record.seq < seq:
             return None
     return None
+
+
+def post_of(source: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The chat post an event was entered from, as derived records name it (None: none)."""
+    if source is None or "message_id" not in source:
+        return None
+    return {"channel_id": source.get("channel_id"), "message_id": source["message_id"]}
 
 
 def match_result(winner: str | None, reason: str, scores: Mapping[str, float]) -> dict[str, Any]:

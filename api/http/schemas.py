@@ -182,6 +182,9 @@ class TimelinePoint(Answer):
     actor: str
     outcome: Json | None = Field(description="null for a private event the viewer may not see")
     summary: Json = Field(description="scores, phase, result right after the event")
+    post: Json | None = Field(
+        None, description="the chat post it was entered from: {channel_id, message_id}"
+    )
 
 
 class Timeline(Answer):

@@ -219,6 +219,13 @@ def _current_state(run: Run) -> Any:
     return run.state if run.state is not None else run.running.state
 
 
+def _without_post(outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An outcome as a row shows it: the row is the post, so the outcome does not name it."""
+    if outcome is None or "post" not in outcome:
+        return outcome
+    return {k: v for k, v in outcome.items() if k != "post"}
+
+
 def _ignored_authors(posts: Sequence[Triaged]) -> list[dict[str, str]]:
     ignored = {
         (t.post.author.id, t.post.author.name, "bot" if t.post.author.is_bot else "spectator")
@@ -232,7 +239,7 @@ def _row(index: int, post: Triaged, decided: Decided, run: Run, current: Any) ->
     p = post.post
     outcome = decided.outcome
     if decided.status == "already_entered" and decided.seqs is not None and current is not None:
-        outcome = run.game.outcome(current, decided.seqs[0])
+        outcome = _without_post(run.game.outcome(current, decided.seqs[0]))
     return {
         "index": index,
         "message_id": p.message_id,

@@ -202,7 +202,7 @@ class _Tally:
                 [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
             )
         current = self.current
-        buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results)
+        buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results, fact.source)
         self.outcomes = Outcomes(buzz, self.outcomes)
         if self.graded:
             for lockout in self.lockouts:
@@ -291,7 +291,7 @@ def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
     current = state.round
     if state.phase is not _IN_ROUND or current is None:
         over = tuple(PairOutcome(t, at, _INELIGIBLE, "round_over") for t, at in pairs)
-        return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over))
+        return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over, fact.source))
     tally = _Tally.of(state, current)
     return _tallied(state, tally, fact, tally.buzz(fact, seat, amend, pairs))
 

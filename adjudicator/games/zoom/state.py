@@ -56,6 +56,7 @@ class BuzzOutcome:
     at: datetime
     round: int | None
     pairs: tuple[PairOutcome, ...]
+    source: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
     rendered: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property

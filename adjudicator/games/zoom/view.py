@@ -19,7 +19,7 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import Viewer, match_result
+from adjudicator.kernel.decider import Viewer, match_result, post_of
 
 
 def result(state: ZoomState) -> dict[str, Any] | None:
@@ -130,6 +130,7 @@ def buzz_view(buzz: BuzzOutcome) -> dict[str, Any]:
 
 
 def _render(buzz: BuzzOutcome) -> dict[str, Any]:
+    post = post_of(buzz.source)
     return {
         "seq": buzz.seq,
         "seat": buzz.seat,
@@ -141,4 +142,4 @@ def _render(buzz: BuzzOutcome) -> dict[str, Any]:
             | ({"amended": True} if p.amended else {})
             for p in buzz.pairs
         ],
-    }
+    } | ({"post": post} if post is not None else {})
