@@ -22,6 +22,8 @@ A game is a set of pure functions:
 
 Each game also says which host rulings it acts on (``rulings``) and which event types carry a
 graded outcome a host may ``amend`` (``amendable``); other rulings are refused, not recorded.
+``plays`` names the game's own event types: the last of them sets the game time that host-
+entered commands may not go back before (nothing matches on a type name's prefix).
 
 What every game shares lives here once: the outcome of a voided event (:func:`void_outcome`),
 the lookup of an event's outcome (:func:`lookup_outcome`), the result's shape
@@ -143,6 +145,7 @@ class Game(Protocol[S, C_contra]):
     command_models: ClassVar[dict[str, type[BaseModel]]]
     rulings: ClassVar[frozenset[str]]
     amendable: ClassVar[frozenset[str]]
+    plays: ClassVar[frozenset[str]]
 
     def initial(self, setup: Setup) -> S: ...
 

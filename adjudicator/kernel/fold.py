@@ -125,12 +125,12 @@ class Running(Generic[S]):
     ) -> Running[S]:
         """Apply ``facts`` in the order given (``seq``: the last seq they cover)."""
         state, horizon, last_play = self.state, self.horizon, self.last_play
-        own = game.name + "."
+        plays = game.plays
         for fact in facts:
             if not acts_on_game(fact):
                 continue
             state, horizon = game.evolve(game.advance(state, fact.at), fact), fact.at
-            if fact.type.startswith(own):
+            if fact.type in plays:
                 last_play = fact.at
         if seq is None:
             seq = facts[-1].seq if facts else self.seq

@@ -28,6 +28,23 @@ ITEM_USED = "nnt.item_used"
 EXCHANGED = "nnt.exchanged"
 CATEGORY_JUDGED = "nnt.category_judged"
 PROMPT_JUDGED = "nnt.prompt_judged"
+PLAYS = frozenset(
+    {
+        ROUND_STARTED,
+        ACTED,
+        REVEALED,
+        SOLVED,
+        SOLUTION_REVEALED,
+        CHALLENGED,
+        ACCEPTED,
+        ITEM_USED,
+        EXCHANGED,
+        CATEGORY_JUDGED,
+        PROMPT_JUDGED,
+    }
+)
+"""Every event type of the game itself: what the fold's last play (the game time entered
+commands may not go back before) is the time of."""
 
 
 @with_config(STRICT)

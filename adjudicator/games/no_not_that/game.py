@@ -12,7 +12,7 @@ from adjudicator.games.no_not_that import evolve as evolving
 from adjudicator.games.no_not_that import timing
 from adjudicator.games.no_not_that import view as viewing
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS, NoNotThatCommand, NoNotThatConfig
-from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, SOLVED
+from adjudicator.games.no_not_that.events import ACTED, CHALLENGED, PLAYS, SOLVED
 from adjudicator.games.no_not_that.scoring import in_round, scores
 from adjudicator.games.no_not_that.state import Fixed, NoNotThatState, Phase, SeatState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, void_outcome
@@ -28,6 +28,7 @@ class NoNotThatGame:
     command_models: ClassVar[dict[str, type[BaseModel]]] = COMMAND_MODELS
     rulings: ClassVar[frozenset[str]] = ALL_RULINGS
     amendable: ClassVar[frozenset[str]] = frozenset({ACTED, SOLVED, CHALLENGED})
+    plays: ClassVar[frozenset[str]] = PLAYS
 
     def __init__(self, words: frozenset[str]) -> None:
         self.words = frozenset(word.upper() for word in words)

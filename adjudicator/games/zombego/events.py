@@ -21,6 +21,9 @@ ZOMBIE_PLACED = "zombego.zombie_placed"
 MOVED = "zombego.moved"
 PIECE_DEALT = "zombego.piece_dealt"
 ZOMBIE_REVEALED = "zombego.zombie_revealed"
+PLAYS = frozenset({PLACED, ZOMBIE_PLACED, MOVED, PIECE_DEALT, ZOMBIE_REVEALED})
+"""Every event type of the game itself: what the fold's last play (the game time entered
+commands may not go back before) is the time of."""
 
 
 @with_config(STRICT)

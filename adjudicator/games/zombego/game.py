@@ -26,6 +26,7 @@ from adjudicator.games.zombego import decide as rules
 from adjudicator.games.zombego import evolve as fold_rules
 from adjudicator.games.zombego import view as views
 from adjudicator.games.zombego.commands import ZombegoCommand, ZombegoConfig
+from adjudicator.games.zombego.events import PLAYS
 from adjudicator.games.zombego.position import counts
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Draft, Fact, Setup, Viewer, command_models
@@ -38,6 +39,7 @@ class ZombegoGame:
     command_models: ClassVar[dict[str, type[BaseModel]]] = command_models(ZombegoCommand)
     rulings: ClassVar[frozenset[str]] = frozenset({"void", "undo", "declare_result", "note"})
     amendable: ClassVar[frozenset[str]] = frozenset()
+    plays: ClassVar[frozenset[str]] = PLAYS
 
     def initial(self, setup: Setup) -> ZombegoState:
         config = ZombegoConfig.model_validate(dict(setup.config))

@@ -15,6 +15,9 @@ from adjudicator.games.payloads import STRICT, EventTypes
 ROUND_STARTED = "zoom.round_started"
 BUZZED = "zoom.buzzed"
 PRIORITY_DECLARED = "zoom.priority_declared"
+PLAYS = frozenset({ROUND_STARTED, BUZZED, PRIORITY_DECLARED})
+"""Every event type of the game itself: what the fold's last play (the game time entered
+commands may not go back before) is the time of."""
 
 
 @with_config(STRICT)

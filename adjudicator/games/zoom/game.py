@@ -10,7 +10,7 @@ from adjudicator.games.zoom import decide as rules
 from adjudicator.games.zoom import evolve as fold_rules
 from adjudicator.games.zoom import view as views
 from adjudicator.games.zoom.commands import ZoomCommand, ZoomConfig
-from adjudicator.games.zoom.events import BUZZED
+from adjudicator.games.zoom.events import BUZZED, PLAYS
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import (
     Context,
@@ -30,6 +30,7 @@ class ZoomGame:
     command_models: ClassVar[dict[str, type[BaseModel]]] = command_models(ZoomCommand)
     rulings: ClassVar[frozenset[str]] = ALL_RULINGS
     amendable: ClassVar[frozenset[str]] = frozenset({BUZZED})
+    plays: ClassVar[frozenset[str]] = PLAYS
 
     def initial(self, setup: Setup) -> ZoomState:
         config = ZoomConfig.model_validate(setup.config)
