@@ -25,16 +25,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from adjudicator import rulings
 from adjudicator.kernel import runner
-from adjudicator.kernel.decider import Game
+from adjudicator.kernel.decider import Fact, Game
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
-from adjudicator.kernel.fold import Running
+from adjudicator.kernel.fold import Running, timeline
 from adjudicator.transcripts.games import READERS, Reader
 from adjudicator.transcripts.reading import Reading
 from adjudicator.transcripts.triage import Triaged
 from api.service import access
 from api.service.matches import MatchService
-from events import MatchRecord, NewEvent, TokenGrant
+from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
+from projections.facts import setup_of, to_facts
 
 Progress = Callable[[int, int], None]
 PROGRESS_EVERY = 1000
@@ -88,6 +90,7 @@ class Run:
     seq: int = 0
     decided: list[Decided] = field(default_factory=list)
     new: list[NewEvent] = field(default_factory=list)
+    past: PastFold | None = None
 
 
 def decide_posts(
@@ -197,7 +200,40 @@ def _state_at(run: Run, moment: datetime) -> Any:
 
 def _past_state(run: Run, moment: datetime) -> Any:
     """The match's state at an earlier game time, as recorded (for a post behind the log)."""
-    return run.service.snapshot(run.match.match_id, moment).folded.state
+    if run.past is None:
+        run.past = PastFold.of(run.game, run.match, run.service.events(run.match.match_id))
+    return run.past.at(moment)
+
+
+@dataclass(slots=True)
+class PastFold:
+    """The match as recorded, folded forward in game time as the posts behind its log ask for
+    it (posts come in time order): one pass over the log for a whole export, not a fold per
+    post. The fold is :class:`Running`'s, over the log's timeline (rulings applied)."""
+
+    game: Game[Any, Any]
+    running: Running[Any]
+    ordered: list[Fact]
+    done: int = 0
+
+    @classmethod
+    def of(
+        cls, game: Game[Any, Any], match: MatchRecord, events: Sequence[StoredEvent]
+    ) -> PastFold:
+        facts = to_facts(events)
+        effects = rulings.resolve(facts)
+        start = Running(game.initial(setup_of(match)), effects, 0, None, None)
+        return cls(game, start, timeline(facts, effects))
+
+    def at(self, moment: datetime) -> Any:
+        """The state at ``moment`` (never earlier than the moment asked before)."""
+        end = self.done
+        while end < len(self.ordered) and self.ordered[end].at <= moment:
+            end += 1
+        if end > self.done:
+            self.running = self.running.extend(self.game, self.ordered[self.done : end])
+            self.done = end
+        return self.game.advance(self.running.state, moment)
 
 
 def refusal(error: DomainError | ValidationError) -> dict[str, str]:
