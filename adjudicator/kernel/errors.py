@@ -1,10 +1,131 @@
 """Domain errors. One root; each subclass is a kind the API maps to one HTTP status.
 
-Every instance carries a stable machine-readable ``code`` (snake_case) and a human message.
+Every instance carries a stable machine-readable ``code`` (snake_case, one of :data:`Code`)
+and a human message.
 Codes are part of the public contract: clients branch on them, so they never change meaning.
 """
 
 from __future__ import annotations
+
+from typing import Literal
+
+Code = Literal[
+    "already_acted",
+    "ambiguous_author",
+    "bad_cell",
+    "bad_message",
+    "bad_move",
+    "bad_object",
+    "bad_slot",
+    "bad_symbol",
+    "bad_timestamp",
+    "cannot_generate",
+    "cell_attacked",
+    "cell_occupied",
+    "corrected_and_excluded",
+    "correction_wrong_seat",
+    "duplicate_seat",
+    "duplicate_target",
+    "duplicate_token",
+    "empty_grid",
+    "exchange_between_rounds_only",
+    "export_before_close",
+    "export_forbidden",
+    "game_over",
+    "game_time_backwards",
+    "game_time_host_only",
+    "game_time_in_future",
+    "grid_too_small",
+    "head_start_first_step_only",
+    "head_start_is_a_step_action",
+    "host_only",
+    "http_error",
+    "idempotency_key_reused",
+    "illegal_move",
+    "illegal_ply",
+    "internal_error",
+    "invalid_config",
+    "invalid_event",
+    "invalid_request",
+    "invalid_token",
+    "item_already_used",
+    "item_not_held",
+    "ludii_hidden",
+    "malformed_coordinate",
+    "match_closed",
+    "match_exists",
+    "match_finished",
+    "match_not_at_start",
+    "match_over",
+    "method_not_allowed",
+    "missing_timestamp",
+    "missing_token",
+    "movement_first",
+    "naive_time",
+    "no_helper",
+    "no_round_in_progress",
+    "no_seed",
+    "no_solution_window",
+    "no_step_open",
+    "no_transcript_reader",
+    "not_a_transcript",
+    "not_advantage_holder",
+    "not_amendable",
+    "not_an_export",
+    "not_found",
+    "not_in_hand",
+    "not_operator",
+    "not_ready",
+    "not_rulable",
+    "not_your_piece",
+    "not_your_turn",
+    "not_zombego",
+    "nothing_to_accuse",
+    "nothing_to_challenge",
+    "nothing_to_judge",
+    "nothing_to_undo",
+    "options_mismatch",
+    "outside_grid",
+    "own_piece",
+    "pass_only_in_last_step",
+    "payload_too_large",
+    "placement_first",
+    "post_already_entered",
+    "post_not_mapped",
+    "priority_already_used",
+    "ragged_grid",
+    "read_only_token",
+    "record_invalid",
+    "round_in_progress",
+    "ruling_not_applicable",
+    "slot_mismatch",
+    "stale_action",
+    "store_unavailable",
+    "submit_in_last_step",
+    "target_absent",
+    "target_too_large",
+    "time_out_of_range",
+    "timestamp_without_offset",
+    "token_not_for_match",
+    "transcript_channel_mismatch",
+    "unknown_author",
+    "unknown_command",
+    "unknown_game",
+    "unknown_match",
+    "unknown_piece",
+    "unknown_post",
+    "unknown_seat",
+    "unknown_seq",
+    "unknown_target",
+    "version_conflict",
+    "wrong_round",
+    "wrong_seat",
+    "zombie_fight",
+    "zombie_gate_closed",
+]
+"""Every error code the service answers with, one name each: mypy checks each raise site
+against it, and a test holds it equal to the table of statuses and meanings that the README's
+error table is made from (``api/http/error_codes.py``)."""
 
 
 class DomainError(Exception):
@@ -12,7 +133,7 @@ class DomainError(Exception):
 
     kind = "domain_error"
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Code, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.errors import Code, InvalidCommand
 
 Kind = Literal["discord", "text"]
 
@@ -15,7 +15,7 @@ Kind = Literal["discord", "text"]
 class TranscriptError(InvalidCommand):
     """An export that cannot be read; ``details`` name the message (id or line) at fault."""
 
-    def __init__(self, code: str, message: str, **where: Any) -> None:
+    def __init__(self, code: Code, message: str, **where: Any) -> None:
         super().__init__(code, message)
         self.details: dict[str, Any] = where
 

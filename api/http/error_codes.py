@@ -1,7 +1,9 @@
 """Every error code the service answers with: its HTTP status and what it means. One table for
 every game and route, so a code has one status everywhere. ``tests/golden/error_codes.json`` is
 this table as reviewed; the README's error table is generated from it. After adding or changing
-a code, ``.venv/bin/python -m api.http.error_codes`` rewrites both (review the diff).
+a code, ``.venv/bin/python -m api.http.error_codes`` rewrites both (review the diff), and the
+code goes into ``adjudicator.kernel.errors.Code`` too: that ``Literal`` is what mypy checks
+every raise site against, and a test holds the two equal.
 
 Statuses: 422 the request is malformed or names what does not exist; 409 it is well formed but
 the match's state forbids it now (or another writer got in first); 403 the token may not do it;

@@ -86,3 +86,11 @@ def test_regenerating_the_readme_table_and_the_golden_file_changes_nothing() -> 
 def test_one_code_one_status() -> None:
     assert CODES["wrong_round"].status == 409
     assert CODES["invalid_request"].status == 422
+
+
+def test_the_code_type_that_mypy_checks_raise_sites_against_is_the_table() -> None:
+    from typing import get_args
+
+    from adjudicator.kernel.errors import Code
+
+    assert sorted(get_args(Code)) == sorted(CODES)

@@ -9,7 +9,7 @@ from adjudicator.games.no_not_that import flow, judge
 from adjudicator.games.no_not_that.commands import Item
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim
-from adjudicator.kernel.errors import InvalidCommand, RuleViolation
+from adjudicator.kernel.errors import Code, InvalidCommand, RuleViolation
 
 
 def sane_object(raw: str) -> str:
@@ -98,7 +98,7 @@ def challengeable(state: NoNotThatState, seat: str) -> PromptClaim:
 
 def start_round(state: NoNotThatState, number: int | None) -> int:
     if state.phase not in (Phase.WAITING, Phase.BETWEEN_ROUNDS):
-        code = "match_finished" if state.phase is Phase.FINISHED else "round_in_progress"
+        code: Code = "match_finished" if state.phase is Phase.FINISHED else "round_in_progress"
         raise RuleViolation(code, f"no round can start now (phase {state.phase})")
     expected = state.rounds_played + 1
     if number is not None and number != expected:
