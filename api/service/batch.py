@@ -18,10 +18,9 @@ from pydantic import BaseModel
 
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import Game
+from api.service import handling
 from api.service.matches import MatchService
-from api.service.requests import retrying
-from events import MatchRecord, NewEvent, StoredEvent, TokenGrant
-from projections.facts import to_facts
+from events import NewEvent, StoredEvent, TokenGrant
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +44,29 @@ def execute_batch(
     match = service.match(match_id)
     commands = [(service.parse(match, body, grant), at) for body, at in entries]
     origins = list(sources) if sources is not None else [None] * len(commands)
-    return retrying(lambda _: _attempt(service, match, grant, commands, origins))
+
+    def decide(loaded: handling.Loaded) -> handling.Plan[tuple[Any, list[Any]]]:
+        return _planned(service, loaded, grant, commands, origins)
+
+    handled = handling.handle(service, match, decide)
+    state, decisions = handled.then
+    game = handled.loaded.game
+    if state is None:
+        return Batch([], [], None)
+    outcomes = [game.outcome(state, d.first_seq) for d in decisions]
+    return Batch(handled.stored, outcomes, game.result(state))
 
 
-def _attempt(
+def _planned(
     service: MatchService,
-    match: MatchRecord,
+    loaded: handling.Loaded,
     grant: TokenGrant,
     commands: Sequence[tuple[BaseModel, datetime]],
     sources: Sequence[dict[str, Any] | None],
-) -> Batch:
-    game: Game[Any, Any] = service.game(match.game)
-    running = service.live.current(game, match)
+) -> handling.Plan[tuple[Any, list[Any]]]:
+    """Each command decided in turn, against the state the ones before it leave."""
+    game: Game[Any, Any] = loaded.game
+    running = loaded.running
     state: Any = None
     last_play, seq = running.last_play, running.seq
     new: list[NewEvent] = []
@@ -64,15 +74,9 @@ def _attempt(
     for (command, at), source in zip(commands, sources, strict=True):
         ctx = service.context(grant, last_play, at)
         if state is None:
-            state = service.state_at(match, running, ctx.now)
+            state = service.state_at(loaded.match, running, ctx.now)
         decision = runner.run(game, state, command, ctx, seq + 1)
         decisions.append(decision)
         new.extend(replace(service.new_event(d, ctx), source=source) for d in decision.drafts)
         state, seq, last_play = decision.after, decision.last_seq, ctx.now
-    if not new:
-        return Batch([], [], None if state is None else game.result(state))
-    stored = service.store.append(match.match_id, running.seq, new)
-    if running.accepts(to_facts(stored)):
-        service.live.put(match.match_id, running.extend(game, to_facts(stored)))
-    outcomes = [game.outcome(state, d.first_seq) for d in decisions]
-    return Batch(stored, outcomes, game.result(state))
+    return handling.Plan(new, (state, decisions))

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, Draft
 from adjudicator.kernel.errors import RuleViolation
-from api.service import access
+from api.service import access, handling
 from api.service.matches import Acted, MatchService
-from api.service.requests import not_in_future, request_digest, retrying, scoped_key
+from api.service.requests import not_in_future, request_digest, scoped_key
 from events import IdempotentReplay, MatchRecord, NewEvent, TokenGrant
 
 
@@ -35,27 +36,21 @@ def rule(
     digest = request_digest(HOST, ruling.model_dump(mode="json"), at)
     viewer = access.viewer_of(match, grant)
 
-    def attempt() -> Acted:
-        if key is not None:
-            service.store.check_idempotent(match_id, key, digest)
-        draft, last = _decide_ruling(service, match, ruling, at)
-        event = NewEvent(draft.type, HOST, at, draft.payload)
-        stored = service.store.append(
-            match_id, last, [event], idempotency_key=key, request_digest=digest
-        )
-        return Acted(stored, None, replayed=False, viewer=viewer)
+    def decide(loaded: handling.Loaded) -> handling.Plan[None]:
+        draft = _decide_ruling(service, loaded, ruling, at)
+        return handling.Plan([NewEvent(draft.type, HOST, at, draft.payload)], None)
 
     try:
-        return retrying(lambda _: attempt())
+        handled = handling.handle(service, match, decide, key=key, digest=digest)
     except IdempotentReplay as replayed:
         return Acted(replayed.events, None, replayed=True, viewer=viewer)
+    return Acted(handled.stored, None, replayed=False, viewer=viewer)
 
 
 def _decide_ruling(
-    service: MatchService, match: MatchRecord, ruling: rulings.AnyRuling, at: datetime
-) -> tuple[Draft, int]:
-    game = service.game(match.game)
-    running = service.live.current(game, match)
+    service: MatchService, loaded: handling.Loaded, ruling: rulings.AnyRuling, at: datetime
+) -> Draft:
+    match, game, running = loaded.match, loaded.game, loaded.running
     seq = rulings.target_seq(ruling)
     if seq is None:
         target = None
@@ -73,7 +68,7 @@ def _decide_ruling(
     ended = isinstance(ruling, rulings.EndRound)
     if ended and not game.in_round(service.state_at(match, running, at)):
         raise RuleViolation("no_round_in_progress", f"no round is in progress at {iso(at)}")
-    return draft, running.seq
+    return draft
 
 
 def _type_of(service: MatchService, match: MatchRecord, seq: int, last_seq: int) -> str | None:
@@ -94,16 +89,16 @@ def close(service: MatchService, match_id: str, grant: TokenGrant) -> Acted:
     access.acting_in(grant, match_id)
     access.require_host(grant, "closes a match")
     match = service.match(match_id)
-    game = service.game(match.game)
 
-    def attempt() -> Acted:
-        running = service.live.current(game, match)
+    def decide(loaded: handling.Loaded) -> handling.Plan[dict[str, Any]]:
+        running, game = loaded.running, loaded.game
         now = max(service.clock(), running.last_play or service.clock())
         state = running.at(game, now) or service.snapshot_of(match, now).folded.state
         payload = {"result": game.result(state), "rules_version": game.rules_version}
-        event = NewEvent("match.closed", HOST, now, payload)
-        stored = service.store.append(match_id, running.seq, [event], close=True)
-        closed = replace(match, status="closed", closed_at=stored[-1].recorded_at)
-        return Acted(stored, payload, replayed=False, viewer=access.viewer_of(closed, grant))
+        return handling.Plan([NewEvent("match.closed", HOST, now, payload)], payload)
 
-    return retrying(lambda _: attempt())
+    handled = handling.handle(service, match, decide, close=True)
+    closed = replace(match, status="closed", closed_at=handled.stored[-1].recorded_at)
+    return Acted(
+        handled.stored, handled.then, replayed=False, viewer=access.viewer_of(closed, grant)
+    )

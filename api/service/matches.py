@@ -24,9 +24,9 @@ from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import SYSTEM, Context, Draft, Game, Viewer
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
-from api.service import access
+from api.service import access, handling
 from api.service.errors import ConfigInvalid
-from api.service.requests import not_in_future, request_digest, retrying, scoped_key
+from api.service.requests import not_in_future, request_digest, scoped_key
 from api.service.tokens import issue_match_tokens
 from events import (
     EventStore,
@@ -38,8 +38,7 @@ from events import (
     UnknownMatch,
 )
 from projections.checkpoints import Checkpoints
-from projections.facts import to_facts
-from projections.live import Live, LiveFolds, head_of
+from projections.live import Live, LiveFolds
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
 GRANT_CACHE_SIZE = 100_000
@@ -186,49 +185,28 @@ class MatchService:
         key = scoped_key(actor, idempotency_key)
         digest = request_digest(actor, command.model_dump(mode="json"), occurred_at)
         try:
-            return retrying(
-                lambda n: self._attempt(match, grant, command, occurred_at, key, digest, n)
+            handled = handling.handle(
+                self,
+                match,
+                lambda loaded: self._planned(loaded, grant, command, occurred_at),
+                key=key,
+                digest=digest,
             )
         except IdempotentReplay as replayed:
             return self._replayed(match, grant, replayed.events)
+        game, viewer = self.game(match.game), access.viewer_of(match, grant)
+        return Acted(handled.stored, runner.outcome(game, handled.then), False, viewer)
 
-    def _attempt(
+    def _planned(
         self,
-        match: MatchRecord,
+        loaded: handling.Loaded,
         grant: TokenGrant,
         command: BaseModel,
         occurred_at: datetime | None,
-        key: str | None,
-        digest: str,
-        attempt: int = 0,
-    ) -> Acted:
-        """Decide and append. The first try decides against the cached live fold without
-        reading the store (a stale one shows as a version conflict, or is re-checked when it
-        refuses); a retry reads the tail first."""
-        game = self.game(match.game)
-        live = (
-            self.live.cached(game, match) if attempt == 0 else self.live.current_live(game, match)
-        )
-        if key is not None:
-            self.store.check_idempotent(match.match_id, key, digest)
-        try:
-            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
-        except DomainError:
-            fresh = self.live.current_live(game, match) if attempt == 0 else live
-            if fresh.running.seq == live.running.seq:
-                raise
-            live = fresh
-            decision, ctx = self._decide(match, live.running, grant, command, occurred_at)
-        new = [self.new_event(d, ctx) for d in decision.drafts]
-        stored = self.store.append(
-            match.match_id,
-            live.running.seq,
-            new,
-            idempotency_key=key,
-            request_digest=digest,
-            head=live.head,
-        )
-        return self._recorded(match, grant, live, decision, stored)
+    ) -> handling.Plan[runner.Decision[Any]]:
+        """A game command decided against the loaded fold: its events and the decision."""
+        decision, ctx = self._decide(loaded.match, loaded.running, grant, command, occurred_at)
+        return handling.Plan([self.new_event(d, ctx) for d in decision.drafts], decision)
 
     async def execute_async(
         self,
@@ -303,11 +281,9 @@ class MatchService:
         decision: runner.Decision[Any],
         stored: list[StoredEvent],
     ) -> Acted:
-        """The answer to an appended decision; the live fold moves on by the stored events."""
+        """The answer to a decision appended on the loop; the live fold moves on."""
         game = self.game(match.game)
-        running, facts = live.running, to_facts(stored)
-        if running.accepts(facts):
-            self.live.put(match.match_id, running.extend(game, facts), head_of(stored))
+        handling.moved_on(self, handling.Loaded(match, game, live), stored)
         viewer = access.viewer_of(match, grant)
         return Acted(stored, runner.outcome(game, decision), replayed=False, viewer=viewer)
 

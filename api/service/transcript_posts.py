@@ -97,14 +97,14 @@ def decide_posts(
     service: MatchService,
     match: MatchRecord,
     grant: TokenGrant,
+    running: Running[Any],
     posts: Sequence[Triaged],
     corrections: Mapping[PostKey, Correction],
     entered: Mapping[PostKey, tuple[int, int]],
     progress: Progress | None = None,
 ) -> Run:
-    """Decide every post in order against the match as recorded now."""
+    """Decide every post in order against the match as ``running`` folds it."""
     game = service.game(match.game)
-    running = service.live.current(game, match)
     run = Run(service, match, grant, game, READERS[match.game], running, entered)
     run.last_play, run.seq = running.last_play, running.seq
     for index, post in enumerate(posts, start=1):

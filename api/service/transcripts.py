@@ -25,9 +25,8 @@ from adjudicator.transcripts.games import READERS
 from adjudicator.transcripts.posts import shown_time
 from adjudicator.transcripts.text import read_text
 from adjudicator.transcripts.triage import Cast, Source, Triaged, triage
-from api.service import access
+from api.service import access, handling
 from api.service.matches import MatchService
-from api.service.requests import retrying
 from api.service.transcript_posts import (
     Correction,
     Decided,
@@ -38,7 +37,6 @@ from api.service.transcript_posts import (
     decide_posts,
 )
 from events import MatchRecord, StoredEvent, TokenGrant
-from projections.facts import to_facts
 
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
@@ -102,9 +100,11 @@ def preview(
 ) -> dict[str, Any]:
     """Every post with what it would become; nothing is recorded."""
     ready = _prepare(service, match_id, grant, handed)
+    running = service.live.current(service.game(ready.match.game), ready.match)
     run = decide_posts(
-        service, ready.match, grant, ready.posts, ready.corrections, ready.entered, progress
-    )
+        service, ready.match, grant, running, ready.posts, ready.corrections, ready.entered,
+        progress,
+    )  # fmt: skip
     return _report(run, handed, ready.posts, page)
 
 
@@ -120,15 +120,19 @@ def enter(
     answer lists every post with its command, its events' seqs and its outcome, and the
     result as the fold sees it now (every deadline up to now applied)."""
     ready = _prepare(service, match_id, grant, handed)
+    tries: list[int] = []
 
-    def attempt(tries: int) -> tuple[Run, list[StoredEvent]]:
-        reported = progress if tries == 0 else None
+    def decide(loaded: handling.Loaded) -> handling.Plan[Run]:
+        reported = progress if not tries else None  # progress is shown for the first try
+        tries.append(1)
         run = decide_posts(
-            service, ready.match, grant, ready.posts, ready.corrections, ready.entered, reported
-        )
-        return run, _append(service, run)
+            service, ready.match, grant, loaded.running, ready.posts, ready.corrections,
+            ready.entered, reported,
+        )  # fmt: skip
+        return handling.Plan(run.new, run)
 
-    run, stored = retrying(attempt)
+    handled = handling.handle(service, ready.match, decide)
+    run, stored = handled.then, handled.stored
     return {
         **_report(run, handed, ready.posts, page),
         "entered": sum(1 for d in run.decided if d.enters),
@@ -136,15 +140,6 @@ def enter(
         "last_seq": stored[-1].seq if stored else None,
         "result": _result_now(service, run),
     }
-
-
-def _append(service: MatchService, run: Run) -> list[StoredEvent]:
-    if not run.new:
-        return []
-    stored = service.store.append(run.match.match_id, run.running.seq, run.new)
-    if run.running.accepts(to_facts(stored)):
-        service.live.put(run.match.match_id, run.running.extend(run.game, to_facts(stored)))
-    return stored
 
 
 def _result_now(service: MatchService, run: Run) -> dict[str, Any] | None:
