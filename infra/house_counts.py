@@ -110,7 +110,15 @@ def fold_loops(tree: ast.AST) -> list[str]:
     return found
 
 
-DECIDERS = ("run", "decide", "_decide", "_decide_ruling", "decide_ruling", "decide_posts")
+DECIDERS = (
+    "run",
+    "decide",
+    "_decide",
+    "_decided",
+    "_decide_ruling",
+    "decide_ruling",
+    "decide_posts",
+)
 
 
 def _appends(function: ast.AST) -> bool:
