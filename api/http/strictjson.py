@@ -2,7 +2,8 @@
 parser accepts by default), and a number too large for a double (``1e400``, which it reads as
 infinity), are refused as invalid JSON (422 ``invalid_request``), never taken as numbers or
 nulls. So is a body that is not UTF-8 (RFC 8259), which Python's parser would read as UTF-16
-or UTF-32 when it looks like them, and which otherwise failed as a generic 400. Every router
+or UTF-32 when it looks like them, and which otherwise failed as a generic 400; and a body
+nested deeper than the parser's recursion limit (it failed as a generic 400 too). Every router
 uses :class:`StrictJsonRoute`."""
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ def strict_loads(body: bytes) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         raise json.JSONDecodeError("the body is not UTF-8", "", error.start) from None
-    return json.loads(text, parse_constant=_refuse, parse_float=_finite)
+    try:
+        return json.loads(text, parse_constant=_refuse, parse_float=_finite)
+    except RecursionError:  # 100,000 nested arrays: invalid JSON to us, not a parser crash
+        raise json.JSONDecodeError("the body is nested too deeply", "", 0) from None
 
 
 class StrictJsonRequest(Request):
