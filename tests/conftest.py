@@ -109,7 +109,9 @@ RESET = (
     "ALTER TABLE events DISABLE TRIGGER events_no_truncate",
     "TRUNCATE events, match_tokens, operator_tokens, matches",
     "ALTER TABLE events ENABLE TRIGGER events_no_truncate",
+    "ALTER TABLE positions DISABLE TRIGGER positions_guarded",
     "UPDATE positions SET last = 0",
+    "ALTER TABLE positions ENABLE TRIGGER positions_guarded",
 )
 
 

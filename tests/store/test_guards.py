@@ -142,3 +142,18 @@ def test_the_stores_own_moves_are_allowed(store: EventStore) -> None:
     closed = store.get_match(match_id)
     assert closed is not None
     assert (closed.status, closed.last_seq) == ("closed", 2)
+
+
+def test_the_global_position_counter_never_winds_back_nor_goes(store: EventStore) -> None:
+    from events.tables import positions
+
+    match_id = new_match(store)
+    store.append(match_id, 0, [event(1), event(2)])
+
+    with pytest.raises(DBAPIError, match="only grows"), store.engine.begin() as conn:
+        conn.execute(update(positions).values(last=positions.c.last - 1))
+    with pytest.raises(DBAPIError, match="never deleted"), store.engine.begin() as conn:
+        conn.execute(delete(positions))
+
+    stored = store.append(match_id, 2, [event(3)])  # the next append still finds its place
+    assert stored[0].position == 3

@@ -71,6 +71,9 @@ REFUSED = [
     ("UPDATE match_tokens SET role = 'host'", "permission denied"),
     ("DELETE FROM match_tokens", "permission denied"),
     ("DROP TABLE events", "must be owner"),
+    ("UPDATE positions SET last = last - 1", "only grows"),  # it could, before revision 0004
+    ("ALTER TABLE positions DISABLE TRIGGER positions_guarded", "must be owner"),
+    ("DELETE FROM positions", "permission denied"),
 ]
 
 
