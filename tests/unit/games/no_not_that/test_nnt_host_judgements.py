@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from adjudicator.games.no_not_that.transcript import hint, parse_post
+from adjudicator.games.no_not_that.transcript import hint, read_post
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 
@@ -192,13 +192,14 @@ def test_a_hosts_chat_verdict_names_the_pending_question_it_answers() -> None:
     m = head_start_and_pool_challenged()
     hinted = hint(m.state(8))
     four = m.seq_of("nnt.acted", "Beta", 0)
-    assert parse_post("4 fits", author_role="host", seat=None, state_hint=hinted) == {
+    assert read_post("4 fits", author_role="host", seat=None, state_hint=hinted).body == {
         "type": "judge_category",
         "target_seq": four,
         "fits": True,
     }
     # Two submissions of 3 await a verdict: "3 does not fit" is about the value.
-    assert parse_post("3 does not fit", author_role="host", seat=None, state_hint=hinted) == {
+    said = read_post("3 does not fit", author_role="host", seat=None, state_hint=hinted)
+    assert said.body == {
         "type": "judge_value",
         "object": "3",
         "fits": False,
@@ -209,11 +210,12 @@ def test_a_hosts_chat_verdict_on_a_prompt_names_the_seats_claim() -> None:
     m = solution_for_the_host()
     hinted = hint(m.state(5))
     claim = m.seq_of("nnt.acted", "Alpha")
-    assert parse_post(
+    assert read_post(
         "alpha meets the prompt", author_role="host", seat=None, state_hint=hinted
-    ) == {
+    ).body == {
         "type": "judge_prompt",
         "target_seq": claim,
         "meets": True,
     }
-    assert parse_post("beta fails", author_role="host", seat=None, state_hint=hinted) is None
+    # Beta has no prompt claim: the verdict looks like one but names none (a near miss).
+    assert read_post("beta fails", author_role="host", seat=None, state_hint=hinted).near
