@@ -1,4 +1,5 @@
-"""Zombego posts: Ludii move strings and chat phrasings."""
+"""Zombego posts: Ludii move strings and chat phrasings (``read_post``; the phrasing tables are
+in ``tests/unit/transcripts/test_phrasings_zombego.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.games.zombego.transcript import parse_post
+from adjudicator.games.zombego.transcript import read_post
+from adjudicator.transcripts.reading import CHATTER
 
 MOVE = {"type": "move", "from": "b1", "to": "c3"}
 
@@ -29,9 +31,20 @@ MOVE = {"type": "move", "from": "b1", "to": "c3"}
     ],
 )
 def test_moves(text: str, body: dict[str, Any]) -> None:
-    assert parse_post(text, author_role="seat", seat="w") == {**body, "seat": "w"}
+    assert read_post(text, author_role="seat", seat="w").body == {**body, "seat": "w"}
 
 
-@pytest.mark.parametrize("text", ["gg", "nice move", "b1", "place it"])
+@pytest.mark.parametrize("text", ["gg", "nice move", "oops, I meant\nthis one:"])
 def test_chatter(text: str) -> None:
-    assert parse_post(text, author_role="seat", seat="w") is None
+    assert read_post(text, author_role="seat", seat="w") == CHATTER
+
+
+@pytest.mark.parametrize("text", ["b1", "place it", "b1 c3 lol", "move b1"])
+def test_a_post_that_looks_like_a_move_but_is_not_one_is_a_near_miss(text: str) -> None:
+    assert read_post(text, author_role="seat", seat="w").near
+
+
+def test_host_posts_are_never_moves() -> None:
+    assert read_post("gg", author_role="host", seat=None) == CHATTER
+    assert read_post("white: b1-c3", author_role="host", seat=None).near
+    assert read_post("b1-c3", author_role="spectator", seat=None) == CHATTER
