@@ -17,11 +17,12 @@ word by word (``docs/transcripts/no-not-that.md`` has it with examples)::
                    chatter with no TAKE-BACK word; the same command twice is one. Two different
                    commands, a near-miss line, or a TAKE-BACK line beside a command: a near miss
                  | else, in the seat's direct messages with the host (hint ``private``), a post
-                   of one line and at most 32 characters: during a step (phase ``step``) its
+                   of one line of at most 32 characters (besides lines of only CHAT, GREETING
+                   and polite words: "Q" / "thanks"): during a step (phase ``step``) its
                    object (an ARGUMENT of at most three words, none CHAT or GREETING, no "?"),
                    during its own solution window (phase ``claims``, the seat in ``solving``)
                    its TOKENS (none CHAT or GREETING, no "?"); failing those tests, a near miss
-                   (the object, or chatter?); in another phase, chatter
+                   (the object, or chatter?); in another phase, or with only such lines, chatter
     TAKE-BACK    = wait oops undo nvm nevermind scratch meant instead cancel retract mistake typo
     LINE         = { LEAD } ( KEYED | PHRASE )          a LINE ending in "?" asks: a near miss
     LEAD         = i ll will m im am d id gonna going to wanna want would like let me lemme ok
@@ -624,18 +625,20 @@ def _looks_like(words: Words, start: int) -> Reading:
 def _bare(lines: list[_Line], seat: str, hinted: Mapping[str, Any]) -> Reading:
     """A short post in a seat's direct messages: its object during a step, its solution during
     its solution window."""
-    if not hinted.get("private") or len(lines) != 1 or len(lines[0].shown) > 32:
+    said = [line for line in lines if not set(line.words) <= _CHAT | _GREETING | _POLITE]
+    if not hinted.get("private") or len(said) != 1 or len(said[0].shown) > 32:
         return CHATTER
-    line = lines[0]
-    said = _argument(line.shown)
-    found = set(_line(said).words)
+    line = said[0]
+    argument = _argument(line.shown)
+    found = _line(argument).words
+    chat = line.asks or bool(set(found) & (_CHAT | _GREETING))
     if hinted.get("phase") == Phase.STEP.value:
-        if line.asks or found & (_CHAT | _GREETING) or len(_line(said).words) > 3 or not said:
+        if chat or len(found) > 3 or not argument:
             return near_miss("a short direct message during a step: the object, or chatter?")
-        return command({"type": "submit", "seat": seat, "object": said})
+        return command({"type": "submit", "seat": seat, "object": argument})
     if hinted.get("phase") == Phase.CLAIMS.value and seat in hinted.get("solving", []):
-        tokens = _solution(said)
-        if line.asks or found & (_CHAT | _GREETING) or not tokens:
+        tokens = _solution(argument)
+        if chat or not tokens:
             return near_miss("a direct message in the seat's solution window: the solution?")
         return command({"type": "solve", "seat": seat, "tokens": tokens})
     return CHATTER
