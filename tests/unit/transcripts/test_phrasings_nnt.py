@@ -4,13 +4,17 @@ as written), or chatter. The grammar is in ``docs/transcripts/no-not-that.md``."
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from adjudicator.games.no_not_that import transcript
 from adjudicator.games.no_not_that.transcript import read_post
 from adjudicator.transcripts.reading import CHATTER
 
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "transcripts" / "no-not-that.md"
 NEAR = "near miss"
 CHAT = "chatter"
 SEAT = "Alpha"
@@ -336,3 +340,17 @@ def test_the_table_is_large_enough_and_its_ids_are_unique() -> None:
     ids = [param.id for param in [*SEAT_ROWS, *HOST_ROWS]]
     assert len(ids) >= 80
     assert len(set(ids)) == len(ids)
+
+
+def grammar(doc: str) -> str:
+    """The indented grammar block that follows the docstring's ``::``, dedented."""
+    block = doc.split("::\n\n", 1)[1].split("\n")
+    end = next((i for i, line in enumerate(block) if line and not line.startswith("    ")), None)
+    return textwrap.dedent("\n".join(block[:end])).strip("\n")
+
+
+def test_the_page_shows_the_grammar_of_the_readers_docstring() -> None:
+    assert transcript.__doc__ is not None
+    said = grammar(transcript.__doc__)
+    assert said.count("\n") > 20
+    assert f"```text\n{said}\n```" in PAGE.read_text(encoding="utf-8")
