@@ -105,10 +105,8 @@ export const api = {
       body,
       extra: { "Idempotency-Key": crypto.randomUUID() },
     }),
-  transcriptPreview: (id, body) =>
-    call("POST", `${forMatch(id)}/transcript/preview`, { token: tokenOf(id), body }),
-  transcriptEnter: (id, body) =>
-    call("POST", `${forMatch(id)}/transcript/enter`, { token: tokenOf(id), body }),
+  transcriptPreview: (id, body, page) => transcript(id, "preview", body, page),
+  transcriptEnter: (id, body, page) => transcript(id, "enter", body, page),
   close: (id) => call("POST", `${forMatch(id)}/close`, { token: tokenOf(id) }),
   async exportRecord(id) {
     const response = await fetch(`${forMatch(id)}/export`, { headers: headers(tokenOf(id)) });
@@ -116,6 +114,24 @@ export const api = {
     return response.blob();
   },
 };
+
+/** A chat export's preview or entry: `body` is the JSON body, or a FormData (the export files
+ * and an "options" part) sent as multipart/form-data; `page` is {offset, limit} of the rows. */
+function transcript(id, action, body, page = {}) {
+  const path = `${forMatch(id)}/transcript/${action}`;
+  if (!(body instanceof FormData)) return call("POST", path, { token: tokenOf(id), body, params: page });
+  return upload(path, body, page, tokenOf(id));
+}
+
+async function upload(path, form, params, token) {
+  const url = new URL(path, location.origin);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  const response = await fetch(url, { method: "POST", headers: headers(token), body: form });
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) throw new ApiError(response.status, typeof data === "object" ? data : {});
+  return data;
+}
 
 const PAGE = 500;
 
