@@ -102,6 +102,9 @@ word by word (``docs/transcripts/no-not-that.md`` has it with examples)::
                    { now go start starts begins begin } that has a start word (start starts
                    starting begin begins beginning go kick kicks kicking lets), or that is the
                    post's first line, or when another line begins [the] (prompt | category)
+                 | a line of only { start begin starting lets let s go the now new } round
+                   { now go start starts begins begin } that has a start word ("start round",
+                   "let's start the round")
                    The round is N, else the hint's next round, else left out (the rules take
                    the next); two different N in one post: a near miss.
     VERDICT      = { HOST-LEAD } SUBJECT VERB [TAIL]
@@ -675,6 +678,10 @@ _SHORT = re.compile(
     rf"^(?:(?:start|begin|starting|lets|let|s|go|the|now) )*{_R}(?: of \d{{1,3}})?"
     r"(?: (?:now|go|start|starts|begins|begin))*$"
 )
+_BARE = re.compile(
+    r"^(?:(?:start|begin|starting|lets|let|s|go|the|now|new) )*round"
+    r"(?: (?:now|go|start|starts|begins|begin))*$"
+)
 _START_WORDS = {"start", "starts", "starting", "begin", "begins", "beginning", "go", "kick"}
 _START_WORDS |= {"kicks", "kicking", "lets"}
 
@@ -721,6 +728,8 @@ def _round_start(lines: list[_Line], hinted: Mapping[str, Any]) -> Reading | Non
         short = _SHORT.match(said)
         if short is not None and (set(line.words) & _START_WORDS or index == 0 or announced):
             numbers.add(None if short["n"] is None else int(short["n"]))
+        if _BARE.match(said) and set(line.words) & _START_WORDS:
+            numbers.add(None)
     named = {n for n in numbers if n is not None}
     if len(named) > 1:
         return near_miss(f"starts more than one round ({', '.join(map(str, sorted(named)))})")

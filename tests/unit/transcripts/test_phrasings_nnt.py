@@ -241,6 +241,9 @@ HOST_ROWS = [
     row("heading-then-prompt", "Round 1\nPrompt: a 4-letter word with one vowel", start(1), "host"),
     row("next-round-from-hint", "next round", start(3), "host", {"next_round": 3}),
     row("next-round-without-hint", "next round", start(None), "host"),
+    row("start-round-from-hint", "start round", start(4), "host", {"next_round": 4}),
+    row("lets-start-the-round", "Let's start the round!", start(4), "host", {"next_round": 4}),
+    row("round-start-shouted", "ROUND START", start(None), "host"),
     row(
         "starts-now-in-announcement",
         "Round 2 starts now — the prompt is: a word that fits 'cat'",
