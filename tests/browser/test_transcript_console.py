@@ -274,3 +274,32 @@ def test_a_long_export_comes_a_page_at_a_time(server: str, contexts: Any) -> Non
     host.wait_for_selector("#transcript-rows tr.post[data-message$='03']")
     host.wait_for_selector("#transcript-enter:enabled")  # any page of the current preview
     assert host.errors == []
+
+
+def test_a_refused_correction_leaves_enter_off_until_it_is_undone(
+    server: str, contexts: Any
+) -> None:
+    host = contexts()
+    upload(host, server, NEAR_MISS)
+    host.click("#transcript-preview-button")
+    host.wait_for_selector("#transcript-enter:enabled")
+
+    late = row(host, LATE)
+    late.locator("button.correct").click()
+    form = host.locator(f"tr.transcript-correct[data-message='{LATE}']")
+    prefilled = json.loads(form.locator(".correct-command").input_value())
+    assert prefilled == {"type": "buzz", "pairs": [{"target": "B", "at": "c3"}]}  # her seat's
+    form.locator(".correct-command").fill(json.dumps({**prefilled, "seat": "beta"}))
+    form.locator(".correct-reason").fill("bob typed it on her phone")
+    form.locator("button.save-correction").click()
+
+    host.wait_for_selector("#transcript-error:has-text('correction_wrong_seat')")
+    assert host.is_disabled("#transcript-enter")
+    assert "failed" in host.inner_text(".transcript-stale")
+    assert "corrected by the host: bob typed it" in row(host, LATE).inner_text()
+    row(host, LATE).locator("button.uncorrect").click()
+    host.wait_for_selector("#transcript-enter:enabled")
+    assert row(host, LATE).get_attribute("data-status") == "refused"
+    assert row(host, LATE).locator("button.correct").count() == 1
+    assert host.is_hidden("#transcript-error")
+    assert host.errors == []

@@ -35,7 +35,7 @@ class TranscriptPanel {
     this.limit = DEFAULT_LIMIT;
     this.ui = {
       files: h("ul", { id: "transcript-file-list" }),
-      error: h("p", { class: "error", role: "alert", hidden: true }),
+      error: h("p", { id: "transcript-error", class: "error", role: "alert", hidden: true }),
       status: h("p", { id: "transcript-status", "aria-live": "polite" }),
       result: h("p", { id: "transcript-result", hidden: true }),
       pages: h("div", { id: "transcript-pages", class: "controls", hidden: true }),
@@ -137,7 +137,7 @@ class TranscriptPanel {
     const report = await this.send(() => api.transcriptPreview(this.page.id, this.body(), this.rowsPage()));
     if (version !== this.version) return;
     if (!report) {
-      if (this.report && !this.entered) this.render(true);
+      if (this.report && !this.entered) this.render(FAILED);
       replace(this.ui.status, "The preview failed: change the exclusions or corrections, " +
         "or preview again.");
       return;
@@ -145,7 +145,7 @@ class TranscriptPanel {
     Object.assign(this, { report, entered: false, shown: version });
     this.ui.result.hidden = true;
     replace(this.ui.status, summary(report.counts));
-    this.render(false);
+    this.render(null);
     this.ui.enter.disabled = false;
   }
 
@@ -166,7 +166,7 @@ class TranscriptPanel {
       (done.first_seq === null ? "." : ` (seq ${done.first_seq}–${done.last_seq}).`));
     replace(this.ui.result, "Result: ", describe(done.result));
     this.ui.result.hidden = false;
-    this.render(false);
+    this.render(null);
     await this.page.refresh();
   }
 
@@ -189,7 +189,7 @@ class TranscriptPanel {
     this.version += 1;
     this.ui.enter.disabled = true;
     if (this.report && !this.entered) {
-      this.render(true);
+      this.render(CHANGED);
       replace(this.ui.status, "Preview again: what is chosen has changed.");
     } else if (!this.report) {
       replace(this.ui.table);
@@ -202,7 +202,7 @@ class TranscriptPanel {
   changed() {
     this.version += 1;
     this.ui.enter.disabled = true;
-    if (this.report && !this.entered) this.render(true);
+    if (this.report && !this.entered) this.render(ASKED);
     this.preview();
   }
 
@@ -234,11 +234,12 @@ class TranscriptPanel {
     this.preview();
   }
 
+  /** Draw the report; `stale` (a sentence) says why the table no longer holds. */
   render(stale) {
     const report = this.report;
+    this.note = stale || null;
     const table = this.entered ? enteredTable(report.posts) : this.previewTable(report);
-    replace(this.ui.table, stale ? h("p", { class: "transcript-stale" },
-      "This table is out of date: the preview is being asked again.") : null, table);
+    replace(this.ui.table, stale ? h("p", { class: "transcript-stale" }, stale) : null, table);
     this.drawPages(report, stale);
   }
 
@@ -300,7 +301,7 @@ class TranscriptPanel {
       const command = post.command ? JSON.stringify(withoutSeat(post.command, post)) : "";
       this.editing = { key, command, reason: "" };
     }
-    this.render(this.shown !== this.version);
+    this.render(this.note);
     this.root.querySelector("tr.transcript-correct .correct-command")?.focus();
   }
 
@@ -347,6 +348,10 @@ class TranscriptPanel {
       error)));
   }
 }
+
+const ASKED = "This table is out of date: the preview is being asked again.";
+const CHANGED = "This table is out of date: preview again to see what the posts become now.";
+const FAILED = "This table is out of date: the last preview failed (see the error above).";
 
 const EXAMPLES = {
   zoom: '{"type": "buzz", "pairs": [{"target": "A", "at": "c4"}]}',
