@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -74,3 +75,84 @@ def test_posts_of_the_same_millisecond_are_ordered_by_message_id() -> None:
     early = message("29", timestamp="2024-05-01T10:00:00.0001Z")
     merged = triage([Source(read_discord(export(late, early)))], Cast({"ann": "alpha"}, []))
     assert [t.post.message_id for t in merged] == ["29", "30"]
+
+
+# The bytes path (an uploaded file, a CLI file): the same posts and the same errors.
+
+
+def encoded(data: Any) -> bytes:
+    return json.dumps(data).encode()
+
+
+def both(data: Any) -> list[TranscriptError]:
+    """The refusal of the loaded JSON and of its bytes (as bytes and as a memoryview)."""
+    raw = encoded(data)
+    calls = (lambda: read_discord(data), lambda: read_discord(raw))
+    return [*(refusal(c) for c in calls), refusal(lambda: read_discord(memoryview(raw)))]
+
+
+def test_the_bytes_of_an_export_read_as_the_loaded_json_does() -> None:
+    everything = message(
+        "11",
+        timestampEdited="2024-05-01T12:01:00+02:00",
+        callEndedTimestamp=None,
+        isPinned=False,
+        attachments=[{"id": "1", "url": "x", "fileName": "a.png", "fileSizeBytes": 3}],
+        embeds=[{"title": "t", "fields": []}],
+        stickers=[],
+        reactions=[{"emoji": {"id": "", "name": "👍"}, "count": 2, "users": []}],
+        mentions=[{"id": "8", "name": "bob"}],
+        inlineEmojis=[],
+        reference={"messageId": "10", "channelId": "9", "guildId": "1"},
+    )
+    everything["author"] = {
+        "id": "7", "name": "ann", "discriminator": "0000", "nickname": "Ann", "color": "#fff",
+        "isBot": False, "roles": [{"id": "1", "name": "r"}], "avatarUrl": "https://x",
+    }  # fmt: skip
+    system = message("12", type="ChannelPinnedMessage", content="")
+    data = export(everything, system, message("13", author={"id": 5, "isBot": True}))
+    loaded = read_discord(data)
+    assert read_discord(encoded(data)) == loaded
+    assert read_discord(bytearray(encoded(data))) == loaded
+    assert loaded.posts[0].edited_at is not None and loaded.posts[0].author.nickname == "Ann"
+    assert loaded.posts[1].system == "ChannelPinnedMessage"
+    assert loaded.posts[2].author.id == "5" and loaded.posts[2].author.is_bot
+
+
+def test_an_authors_posts_share_one_author() -> None:
+    posts = read_discord(encoded(export(message("11"), message("12")))).posts
+    assert posts[0].author is posts[1].author
+
+
+def test_bytes_that_are_not_an_export_are_refused() -> None:
+    cases: list[Any] = [{"messages": "x"}, [1, 2], {"messages": []}, {"channel": {"id": "9"}}]
+    for data in cases:
+        assert {e.code for e in both(data)} == {"not_an_export"}, data
+    for raw in (b"", b"{", b"not json", b'{"messages": [}', "{}".encode("utf-16")):
+        assert refusal(lambda raw=raw: read_discord(raw)).code == "not_an_export", raw
+
+
+def test_bytes_with_a_bad_message_name_it() -> None:
+    for bad in ("a string", 7, None):
+        errors = both(export(message("11"), bad))  # type: ignore[arg-type]
+        assert {e.code for e in errors} == {"bad_message"}
+        assert all(e.details == {"index": 1} for e in errors), [e.details for e in errors]
+    without_id = both(export(message("11"), {"timestamp": "2024-05-01T12:00:00Z"}))
+    assert {(e.code, str(e.details)) for e in without_id} == {("bad_message", "{'index': 1}")}
+    no_author = both(export(message("11", author=None)))
+    assert {(e.code, str(e.details)) for e in no_author} == {
+        ("bad_message", "{'message_id': '11'}")
+    }
+
+
+def test_bytes_with_a_bad_timestamp_name_the_message() -> None:
+    cases = {
+        "missing_timestamp": message("12", timestamp=None),
+        "bad_timestamp": message("12", timestamp="yesterday"),
+        "timestamp_without_offset": message("12", timestamp="2024-05-01T12:00"),
+    }
+    for code, bad in cases.items():
+        errors = both(export(message("11"), bad))
+        assert {(e.code, str(e.details)) for e in errors} == {(code, "{'message_id': '12'}")}
+    edited = both(export(message("12", timestampEdited="soon")))
+    assert {e.code for e in edited} == {"bad_timestamp"}
