@@ -17,14 +17,17 @@ word by word (``docs/transcripts/no-not-that.md`` has it with examples)::
                    chatter with no TAKE-BACK word; the same command twice is one. Two different
                    commands, a near-miss line, or a TAKE-BACK line beside a command: a near miss
                  | else, in the seat's direct messages with the host (hint ``private``), a post
-                   of one line of at most 32 characters (besides lines of only CHAT, GREETING
-                   and polite words: "Q" / "thanks"): during a step (phase ``step``) its
-                   object (an ARGUMENT of at most three words, none CHAT or GREETING, no "?"),
-                   during its own solution window (phase ``claims``, the seat in ``solving``)
-                   its TOKENS (none CHAT or GREETING, no "?"); failing those tests, a near miss
-                   (the object, or chatter?); in another phase, or with only such lines, chatter
+                   of one line of at most 32 characters (besides lines of only GREETING and
+                   POLITE words: "Q" / "thanks"): during a step (phase ``step``) its object, an
+                   ARGUMENT of one word, or of two or three with no CHAT or GREETING word
+                   ("K", "OK", "New York"); during its own solution window (phase ``claims``,
+                   the seat in ``solving``) its TOKENS, with no CHAT or GREETING word unless
+                   one word; such a post that asks ("?") or fails those tests is a near miss
+                   (the object, or chatter?); in another phase, or of more than one word all
+                   GREETING or POLITE ("ok thanks"), chatter
     TAKE-BACK    = wait oops undo nvm nevermind scratch meant instead cancel retract mistake typo
     LINE         = { LEAD } ( KEYED | PHRASE )          a LINE ending in "?" asks: a near miss
+    POLITE       = pls plz please thx thanks ty tysm
     LEAD         = i ll will m im am d id gonna going to wanna want would like let me lemme ok
                    okay k so then and now pls plz please alright right yes yeah yep hmm hm um uh
                    well actually ah oh
@@ -53,8 +56,7 @@ word by word (``docs/transcripts/no-not-that.md`` has it with examples)::
     GREETING     = ok okay kk thanks thx ty hi hello hey yes no yeah yep nope sure gg wp ggwp
                    sorry np cool nice brb
 
-    PHRASE       = the rest of the LINE, pls plz please thx thanks ty tysm at its end dropped,
-                   exactly one of:
+    PHRASE       = the rest of the LINE, POLITE words at its end dropped, exactly one of:
       claim_invalid  ["no"] ["no"] "not that" { INVALID-WORD | invalid | nnt }  ("No, not that!")
                    | words of {invalid nnt} with INVALID-WORDs ("that's invalid", "claim invalid")
       accept       a NEGATION before challenge/challenging, every word a NEGATION, a RESPONSE,
@@ -326,7 +328,7 @@ _KEYS: list[tuple[Words, str]] = [
 ]
 _ITEM_VERBS = {"use", "using", "activate", "activating", "play", "playing", "my", "the", "a", "an"}
 _HEAD_START: list[Words] = [("head", "start"), ("headstart",)]
-_SEPARATOR = re.compile(r"^\s*(?:[:=]+|->|=>|\u2192|[-\u2013\u2014]+(?=\s|$))?\s*")
+_SEPARATOR = re.compile(r"^\s*(?:->|=>|\u2192|[:=]+|[-\u2013\u2014]+(?=\s|$))?\s*")
 _POLITE_END = re.compile(r"[\s,.!]*\b(?:pls|plz|please|thx|thanks|thank you|ty|tysm)\s*$", re.I)
 _POLITE_START = re.compile(r"^(?:pls|plz|please)\b[\s,:]*", re.IGNORECASE)
 _EDGE = " .,!?;:\"'“”«»()[]{}"
@@ -628,13 +630,15 @@ def _looks_like(words: Words, start: int) -> Reading:
 def _bare(lines: list[_Line], seat: str, hinted: Mapping[str, Any]) -> Reading:
     """A short post in a seat's direct messages: its object during a step, its solution during
     its solution window."""
-    said = [line for line in lines if not set(line.words) <= _CHAT | _GREETING | _POLITE]
+    said = [line for line in lines if not set(line.words) <= _GREETING | _POLITE]
+    if not said and len(lines) == 1 and len(lines[0].words) == 1:
+        said = lines  # one word, even "ok", may be the object
     if not hinted.get("private") or len(said) != 1 or len(said[0].shown) > 32:
         return CHATTER
     line = said[0]
     argument = _argument(line.shown)
     found = _line(argument).words
-    chat = line.asks or bool(set(found) & (_CHAT | _GREETING))
+    chat = line.asks or (len(found) > 1 and bool(set(found) & (_CHAT | _GREETING)))
     if hinted.get("phase") == Phase.STEP.value:
         if chat or len(found) > 3 or not argument:
             return near_miss("a short direct message during a step: the object, or chatter?")

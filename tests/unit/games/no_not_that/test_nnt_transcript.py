@@ -46,9 +46,13 @@ def test_a_bare_object_counts_only_in_direct_messages_during_a_step() -> None:
 
 
 def test_a_short_direct_message_that_may_be_chatter_is_shown_to_the_host() -> None:
+    """One word is the object (if the seat has acted, the rules refuse it); more words with
+    chat in them are shown to the host; greetings only are chatter."""
     private = {"private": True, "phase": "step"}
     assert read_post("hmm, tough one", author_role="seat", seat="a", state_hint=private).near
     assert read_post("ok thanks", author_role="seat", seat="a", state_hint=private) == CHATTER
+    assert read_post("ok", author_role="seat", seat="a", state_hint=private).body
+    assert read_post("gg\nthanks", author_role="seat", seat="a", state_hint=private) == CHATTER
 
 
 def test_a_command_word_that_does_not_read_whole_is_a_near_miss() -> None:
