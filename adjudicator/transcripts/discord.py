@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from adjudicator.transcripts.posts import Author, Export, Post, TranscriptError, parse_time
+from adjudicator.transcripts.text import read_text
 
 MESSAGE_TYPES = frozenset({"Default", "Reply"})
 Buffer = bytes | bytearray | memoryview  # or any object with the buffer protocol (mmap)
@@ -210,3 +211,26 @@ def _author(
     if known is None:
         known = authors[key] = Author(*key)
     return known
+
+
+BOM = b"\xef\xbb\xbf"
+FIRST_BYTE = re.compile(rb"\S")
+
+
+def read_file(data: Any, channel: str = "text") -> Export:
+    """A chat export file's bytes (any buffer): DiscordChatExporter JSON when its first byte
+    that is not whitespace is ``{``, else a plain-text transcript of channel ``channel``
+    (UTF-8; a leading byte order mark is skipped either way)."""
+    with memoryview(data) as whole:
+        view = whole[len(BOM) :] if whole[: len(BOM)] == BOM else whole
+        with view:
+            first = FIRST_BYTE.search(view)
+            if first is not None and first[0] == b"{":
+                return read_discord_bytes(view)
+            try:
+                text = str(view, "utf-8")
+            except UnicodeDecodeError as error:
+                raise TranscriptError(
+                    "not_a_transcript", f"not UTF-8 text (byte {error.start})"
+                ) from None
+    return read_text(text, channel)

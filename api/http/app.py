@@ -95,6 +95,7 @@ def create_app(
         BodyLimit,
         max_bytes=settings.max_body_bytes,
         large=("/transcript/", settings.max_transcript_bytes),
+        upload=settings.max_upload_bytes,
     )
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
     app.add_middleware(logs.RequestLog)

@@ -36,6 +36,11 @@ class Settings(BaseSettings):
     max_transcript_bytes: int = Field(
         64 * 1024 * 1024, description="the body limit of the transcript routes (chat exports)"
     )
+    max_upload_bytes: int = Field(
+        256 * 1024 * 1024,
+        description="the body limit of the transcript routes' multipart/form-data uploads"
+        " (export files, spooled to temporary files while they arrive)",
+    )
     log_json: bool | None = Field(None, description="JSON logs; default: JSON unless on a TTY")
     log_level: str = Field("info", pattern="^(debug|info|warning|error)$")
     upgrade_on_start: bool = True
