@@ -163,15 +163,9 @@ def test_the_host_corrects_a_near_miss_listed_first(server: str, contexts: Any) 
     host.wait_for_selector(f"{corrected}[data-status=command]")
     host.wait_for_selector("#transcript-enter:enabled")
     assert len(previews) == 2  # saving re-ran the preview
-    sent = previews[-1].request.post_data_json
-    assert sent["corrections"] == [
-        {
-            "message_id": LOL,
-            "channel_id": "1299",
-            "command": BUZZ_A_C4,
-            "reason": "the lol is banter",
-        }
-    ]
+    mine = next(p for p in previews[-1].json()["posts"] if p["message_id"] == LOL)
+    assert (mine["status"], mine["reading"], mine["enters"]) == ("command", "host", True)
+    assert mine["command"] == {**BUZZ_A_C4, "seat": "alpha"}  # the service's answer, drawn
     lol = row(host, LOL)
     assert "corrected by the host: the lol is banter" in lol.locator(".becomes").inner_text()
     assert lol.locator(".command").inner_text() == "buzz A c4\nread by the host"
@@ -214,7 +208,6 @@ def test_excluding_a_flagged_post_previews_again_before_enter(server: str, conte
     row(host, EDITED).locator("input.exclude").check()
     host.wait_for_timeout(50)
     assert len(held) == 1  # the preview is asked again at once...
-    assert held[0].request.post_data_json["exclude"] == [EDITED]
     assert host.is_disabled("#transcript-enter")  # ...and Enter waits for its answer
     assert host.is_visible(".transcript-stale")
     held[0].continue_()
@@ -224,13 +217,14 @@ def test_excluding_a_flagged_post_previews_again_before_enter(server: str, conte
     host.wait_for_selector("#transcript-enter:enabled")
     assert row(host, EDITED).get_attribute("data-status") == "excluded"
     assert row(host, LATE).locator(".outcome").inner_text().startswith("B c3: correct")
+    assert len(previews) == 2
     shown = previews[-1].json()["posts"]
 
     entered = answers(host, "enter")
     host.click("#transcript-enter")
     host.wait_for_selector("#transcript-status:has-text('Entered 3 command(s)')")
     done = entered[0].json()
-    assert entered[0].request.post_data_json["exclude"] == [EDITED]
+    assert next(p for p in done["posts"] if p["message_id"] == EDITED)["status"] == "excluded"
 
     def what(posts: list[dict[str, Any]]) -> dict[str, Any]:
         return {
