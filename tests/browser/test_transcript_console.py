@@ -142,6 +142,7 @@ def test_the_host_corrects_a_near_miss_listed_first(server: str, contexts: Any) 
     host.click("#transcript-preview-button")
     host.wait_for_selector("#transcript-rows")
 
+    assert previews[0].request.headers["content-type"].startswith("multipart/form-data")
     first = host.locator("#transcript-rows tr.post").first
     assert first.get_attribute("data-message") == LOL  # flagged first, though not first in time
     assert host.locator("#transcript-rows tbody.transcript-needs-look tr.post").count() == 2

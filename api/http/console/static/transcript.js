@@ -10,9 +10,6 @@
 import { api } from "./api.js";
 import { h, replace, showError } from "./dom.js";
 
-// Send the chosen files as multipart/form-data (the "export", "dm_export" and "options" parts)
-// rather than reading them into a JSON body.
-const MULTIPART = false;
 const DEFAULT_LIMIT = 1000;
 const COLUMNS = ["#", "posted", "author", "post", "becomes", "command", "outcome", "exclude", ""];
 
@@ -68,10 +65,9 @@ class TranscriptPanel {
       this.ui.error, this.ui.status, this.ui.result, this.ui.pages, this.ui.table);
   }
 
-  /** Read the chosen files; each gets a "DMs" checkbox (ticking it voids the preview shown). */
-  async pick(list) {
-    const read = async (file) => ({ file, text: MULTIPART ? null : await file.text(), dm: false });
-    this.files = await Promise.all([...list].map(read));
+  /** Keep the chosen files; each gets a "DMs" checkbox (ticking it voids the preview shown). */
+  pick(list) {
+    this.files = [...list].map((file) => ({ file, dm: false }));
     const dm = (f) => (e) => { f.dm = e.target.checked; this.stale(); };
     replace(this.ui.files, this.files.map((f, i) => h("li", {}, h("label", {},
       h("input", { type: "checkbox", class: "transcript-dm", dataset: { index: i }, onchange: dm(f) }),
@@ -105,23 +101,14 @@ class TranscriptPanel {
     return { seats, hosts, exclude: [...this.excluded], corrections: [...this.corrections.values()] };
   }
 
-  /** The request body: a JSON body (a file is DiscordChatExporter JSON when it starts with
-   * "{", as the CLI decides, else a text transcript named after the file), or the files
-   * themselves with the options as multipart/form-data. */
+  /** The request body, multipart/form-data: the chosen files as they are ("export" parts,
+   * "dm_export" for a seat's DMs; the service tells DiscordChatExporter JSON from a text
+   * transcript, named after the file) and the "options" part. */
   body() {
-    if (MULTIPART) {
-      const form = new FormData();
-      for (const { file, dm } of this.files) form.append(dm ? "dm_export" : "export", file, file.name);
-      form.append("options", JSON.stringify(this.cast()));
-      return form;
-    }
-    const exports = this.files.map(({ file, text, dm }) => {
-      if (!text.trimStart().startsWith("{")) {
-        return { format: "text", text, channel: file.name.replace(/\.[^.]*$/, ""), dm };
-      }
-      return { format: "discord", export: JSON.parse(text), dm };
-    });
-    return { exports, ...this.cast() };
+    const form = new FormData();
+    for (const { file, dm } of this.files) form.append(dm ? "dm_export" : "export", file, file.name);
+    form.append("options", JSON.stringify(this.cast()));
+    return form;
   }
 
   rowsPage() {
