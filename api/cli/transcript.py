@@ -1,9 +1,14 @@
 """``adjudicator transcript preview|enter``: a chat export into a match, straight from a store.
 
-Each FILE is read here (the readers themselves are pure): JSON is a DiscordChatExporter export,
-anything else a plain-text transcript. Progress goes to standard error, the preview table (or
-``--json``) to standard output. Exit status: 0 done, 1 refused (the message names the post), 2
-a file that cannot be read.
+Each FILE is read here, its bytes once, by the same reader as an upload to the HTTP routes
+(``adjudicator.transcripts.discord.read_file``): DiscordChatExporter JSON when its first byte
+that is not whitespace is ``{`` (decoded by typed structs, never loaded whole as Python
+objects), anything else a plain-text transcript. ``--correct MESSAGE_ID=JSON_COMMAND`` gives
+the host's reading of a post (the command it means, a ``POST /commands`` body); ``--reason``
+says why: one ``--reason`` for every correction, or one per ``--correct`` in the same order.
+Progress goes to standard error, the preview table (or ``--json``) to standard output. Exit
+status: 0 done, 1 refused (the message names the post), 2 a file or an option that cannot be
+read.
 """
 
 from __future__ import annotations
@@ -16,10 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator.kernel.errors import DomainError
+from adjudicator.transcripts.discord import read_file
+from adjudicator.transcripts.posts import TranscriptError
 from adjudicator.transcripts.triage import Cast, Source
 from api.cli.audit import all_games
 from api.service import transcripts
 from api.service.matches import MatchService
+from api.service.transcript_posts import Correction
 from events import EventStore, StoreError, TokenGrant
 
 COLUMNS = 48
@@ -48,6 +56,21 @@ def add_parser(sub: Any, run: Any) -> None:
             help="a seat's direct messages with the host (sealed actions)",
         )
         one.add_argument("--exclude", action="append", default=[], metavar="MESSAGE_ID")
+        one.add_argument(
+            "--correct",
+            action="append",
+            default=[],
+            metavar="MESSAGE_ID=JSON_COMMAND",
+            help="the command a post means (a POST /commands body), e.g."
+            """ 123='{"type": "start_round", "round": 1}'""",
+        )
+        one.add_argument(
+            "--reason",
+            action="append",
+            default=[],
+            metavar="TEXT",
+            help="why (recorded with the command): once for every --correct, or once for each",
+        )
         one.add_argument("--channel", help="plain text: the channel's name (default: text)")
         one.add_argument("--json", action="store_true", help="print the answer as JSON")
         one.add_argument("--database-url", help="overrides DATABASE_URL")
@@ -79,8 +102,35 @@ def transcript_command(database_url: str, args: argparse.Namespace) -> int:
 def _handed(args: argparse.Namespace) -> transcripts.Handed:
     seats = dict(_pair(text) for text in args.seat)
     files = [(f, False) for f in args.files] + [(f, True) for f in args.dm]
+    corrections = _corrections(args.correct, args.reason)
     sources = [_source(Path(f), dm, args.channel) for f, dm in files]
-    return transcripts.Handed(sources, Cast(seats, list(args.host)), set(args.exclude))
+    cast = Cast(seats, list(args.host))
+    return transcripts.Handed(sources, cast, set(args.exclude), corrections)
+
+
+def _corrections(given: list[str], reasons: list[str]) -> list[Correction]:
+    """Each ``MESSAGE_ID=JSON_COMMAND`` with its reason (one for all, or one each)."""
+    if not given and not reasons:
+        return []
+    if not given or len(reasons) not in (1, len(given)) or not all(r.strip() for r in reasons):
+        raise ValueError(
+            f"give one --reason for every --correct, or one each ({len(given)} --correct,"
+            f" {len(reasons)} --reason)"
+        )
+    found = []
+    for n, text in enumerate(given):
+        message_id, sep, command = text.partition("=")
+        if not sep or not message_id.strip():
+            raise ValueError(f"--correct takes MESSAGE_ID=JSON_COMMAND, not {text!r}")
+        try:
+            body = json.loads(command)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"--correct {message_id}: the command is not JSON: {error}") from None
+        if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+            raise ValueError(f"--correct {message_id}: the command is a JSON object with a type")
+        reason = reasons[0] if len(reasons) == 1 else reasons[n]
+        found.append(Correction(message_id.strip(), body, reason.strip()))
+    return found
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -91,14 +141,13 @@ def _pair(text: str) -> tuple[str, str]:
 
 
 def _source(path: Path, dm: bool, channel: str | None) -> Source:
-    text = path.read_text(encoding="utf-8")
-    if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path} is not valid JSON: {error}") from None
-        return transcripts.read_export("discord", data, dm=dm)
-    return transcripts.read_export("text", text, channel or path.stem, dm)
+    data = path.read_bytes()
+    try:
+        return Source(read_file(data, channel or path.stem), dm)
+    except TranscriptError as error:
+        if error.code in ("not_an_export", "not_a_transcript"):  # the file, not a post
+            raise ValueError(f"{path}: {error.message}") from None
+        raise
 
 
 def _refused(error: DomainError | StoreError) -> int:

@@ -211,3 +211,120 @@ def test_operator_token_rotate_revokes_every_earlier_token(
         assert store.operator_token_count() == 0
     finally:
         store.dispose()
+
+
+# ``transcript preview|enter``: files read by the upload's bytes reader; ``--correct``.
+
+ZOOM_EXPORT = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "zoom-channel.json"
+ZOOM_CONFIG = {
+    "rounds": 2,
+    "targets_per_round": 2,
+    "supplied_rounds": {
+        "1": {"grid": ["ABCD", "EFGH", "IJKL", "MNOP"], "targets": {"A": ["FG"], "B": ["K"]}},
+        "2": {"grid": ["QRST", "UVWX", "YZ12", "3456"], "targets": {"A": ["6"], "B": ["Q"]}},
+    },
+}
+
+
+def zoom_store(tmp_path: Path) -> tuple[str, str]:
+    """A SQLite store holding one Zoom match (the fixture export's): (url, match id)."""
+    from datetime import UTC, datetime
+
+    from adjudicator import registry
+    from api.service.matches import MatchService
+    from events import EventStore
+    from events.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path / 'transcript.sqlite3'}"
+    upgrade(url)
+    store = EventStore.from_url(url)
+    try:
+        service = MatchService(store, registry.games(frozenset()), lambda: datetime.now(UTC))
+        made = service.create_match("zoom", ("alpha", "beta"), "beta", ZOOM_CONFIG, seed=5)
+        return url, made.match.match_id
+    finally:
+        store.dispose()
+
+
+def transcript(tmp_path: Path, *more: str) -> list[str]:
+    url, match_id = zoom_store(tmp_path)
+    cast = ["--seat", "101=alpha", "--seat", "bob=beta", "--host", "Quizmaster"]
+    return [str(ZOOM_EXPORT), "--match", match_id, *cast, "--json", "--database-url", url, *more]
+
+
+def first_id() -> str:
+    return str(json.loads(ZOOM_EXPORT.read_text(encoding="utf-8"))["messages"][0]["id"])
+
+
+def test_transcript_preview_reads_the_export_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["transcript", "preview", *transcript(tmp_path)]) == 0
+    rows = {r["message_id"]: r for r in json.loads(capsys.readouterr().out)["posts"]}
+    assert (rows[first_id()]["status"], rows[first_id()]["flag"]) == ("flagged", "near_miss")
+
+
+def test_transcript_correct_gives_the_command_a_post_means(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = json.dumps({"type": "start_round", "round": 1})
+    argv = transcript(tmp_path, "--correct", f"{first_id()}={start}", "--reason", "early start")
+
+    assert main(["transcript", "enter", *argv]) == 0
+
+    answer = json.loads(capsys.readouterr().out)
+    row = next(r for r in answer["posts"] if r["message_id"] == first_id())
+    assert (row["reading"], row["command"]) == ("host", json.loads(start))
+    assert row["enters"] and answer["entered"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("more", "said"),
+    [
+        (["--correct", "1={}"], "one --reason"),
+        (
+            [
+                "--correct",
+                "1={}",
+                "--correct",
+                "2={}",
+                "--reason",
+                "a",
+                "--reason",
+                "b",
+                "--reason",
+                "c",
+            ],
+            "one --reason",
+        ),
+        (["--correct", "nothing", "--reason", "r"], "MESSAGE_ID=JSON_COMMAND"),
+        (["--correct", "1={oops", "--reason", "r"], "not JSON"),
+        (["--correct", "1=[1]", "--reason", "r"], "JSON object"),
+        (["--reason", "why"], "one --reason"),
+    ],
+)
+def test_transcript_correct_that_cannot_be_read_is_exit_2(
+    tmp_path: Path, more: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["transcript", "preview", *transcript(tmp_path, *more)]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_transcript_correct_of_an_unknown_post_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = json.dumps({"type": "start_round", "round": 1})
+    argv = transcript(tmp_path, "--correct", f"404={start}", "--reason", "r")
+    assert main(["transcript", "preview", *argv]) == 1
+    assert "unknown_post" in capsys.readouterr().err
+
+
+def test_transcript_file_that_is_no_export_is_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"messages": [', encoding="utf-8")
+    argv = transcript(tmp_path)
+    argv[0] = str(broken)
+    assert main(["transcript", "preview", *argv]) == 2
+    assert "broken.json" in capsys.readouterr().err
