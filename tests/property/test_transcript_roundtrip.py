@@ -1,24 +1,27 @@
 """Property: a match played in a chat channel reads back from its export exactly, for each game.
 
 Hypothesis generates a match as commands (both seats', and the host's where the game's reader
-reads host posts), each at a strictly later game time with random microseconds. Each command is
-posted by its seat (or the host) in a phrasing drawn from what its reader's module docstring
-promises (``adjudicator/games/<game>/transcript.py``), in random case, with the emoji, mentions
-and fillers that grammar allows. Between the commands come noise posts: the seats' and the
-host's chatter (it must read as chatter), posts by them that look like commands but are not
-(a near miss, a verdict on no claim, a host's move), spectators and a bot posting commands
-(ignored), system messages, edited posts and replies. The match is exported as
-DiscordChatExporter JSON (the fields the exporter writes, snowflake ids rising with time, every
-timestamp at a random UTC offset with a random 7th fractional digit, edits with
-``timestampEdited``) and as plain text (``[time] name: text``, continuation lines, blank lines,
-random line ends), and each export is read back: ``read_discord`` / ``read_text`` → ``triage``
-→ the game's reader, with the state hint each command implies (No, Not That!'s verdicts name the
-pending question the hint lists; a seat's post in its direct messages with the host is read
-``private``). The commands read are exactly those generated, in order, each at its generated
-instant to the microsecond, and no noise post reads as a command.
+reads host posts: Zoom's round starts, No, Not That!'s round starts and verdicts), each at a
+strictly later game time with random microseconds. Each command is posted by its seat (or the
+host) in a phrasing drawn from what its reader's module docstring promises
+(``adjudicator/games/<game>/transcript.py``), in random case, with the emoji, mentions, markdown,
+fillers and typos that grammar allows; No, Not That!'s step actions and solutions may be posted in
+the seat's direct messages with the host (a separate export), bare. Between the commands come
+noise posts: the seats' and the host's chatter (it must read as chatter), posts by them that
+look like commands but are not (near misses: a question, a take-back, a verdict on no claim, a
+host's move), spectators and a bot posting commands (ignored), system messages, edited posts and
+replies. The match is exported as DiscordChatExporter JSON files (the fields the exporter writes,
+snowflake ids rising with time, every timestamp at a random UTC offset with a random 7th
+fractional digit, edits with ``timestampEdited``), read from their bytes and from the loaded JSON
+alike, and as plain text (``[time] name: text``, continuation lines, blank lines, any line end).
+Each is read back: ``read_discord`` / ``read_text`` → ``triage`` → the game's reader, with the
+state hint each command implies (a verdict names the pending question the hint lists, a round
+start without its number takes the hint's next round, a DM post is read ``private``). The commands
+read are exactly those generated, in order, each at its generated instant to the microsecond, and
+no noise post reads as a command.
 
-Phrasings that the docstrings promise but that do not read back, and chatter that reads as a
-command, are listed in ``FINDINGS`` and kept out of the draws (each place says which).
+A phrasing the docstrings promise that does not read back is listed in ``FINDINGS`` and kept out
+of the draws (the place that keeps it out says so).
 """
 
 from __future__ import annotations
@@ -712,7 +715,7 @@ def misspelt(draw: st.DrawFn, template: str) -> str:
     """``template``, or with one of its KEYWORDs one edit off ("sumbit", "promt"): a word of five
     letters or more that close to a keyword is read as it."""
     found = [m for m in re.finditer(r"[A-Za-z]+", template) if m.group().lower() in KEYWORDS]
-    if not found or draw(st.integers(0, 3)):
+    if not found or draw(st.integers(0, 3)) < 3:  # one in four, and never when shrunk
         return template
     at = draw(st.sampled_from(found))
     word, i = at.group(), draw(st.integers(0, len(at.group()) - 2))
