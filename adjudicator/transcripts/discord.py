@@ -10,14 +10,14 @@ bytes as a file holds them (any buffer: ``bytes``, a ``memoryview``, an ``mmap``
 file). Bytes are decoded by msgspec into typed structs that hold only the fields used (message
 ``id``, ``type``, ``timestamp``, ``timestampEdited``, ``content``, author ``id``, ``name``,
 ``nickname``, ``isBot``, channel ``id``, ``name``): the rest of a message (reactions, embeds,
-roles, avatars…) is skipped as it is read, never built as Python objects. Both paths answer the
-same posts and the same errors; one :class:`Author` is shared by all of an author's posts.
+roles, avatars…) is skipped as it is read, never built as Python objects. Loaded JSON is
+converted into the same structs (``msgspec.convert``), so both answer the same posts and the
+same errors through one reading; one :class:`Author` is shared by all of an author's posts.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -61,34 +61,21 @@ _DECODER = msgspec.json.Decoder(_Export)
 
 def read_discord(data: Any) -> Export:
     """The export as posts in file order; ``not_an_export`` when it is not one. ``data`` is the
-    loaded JSON, or the file's bytes (any buffer)."""
-    if not isinstance(data, Mapping) and _is_buffer(data):
-        return read_discord_bytes(data)
-    if not isinstance(data, Mapping) or not isinstance(data.get("messages"), list):
-        raise TranscriptError("not_an_export", "not a DiscordChatExporter export (no messages)")
-    channel = data.get("channel")
-    if not isinstance(channel, Mapping) or not channel.get("id"):
-        raise TranscriptError("not_an_export", "not a DiscordChatExporter export (no channel)")
-    channel_id = str(channel["id"])
-    authors: dict[tuple[str, str, str | None, bool], Author] = {}
-    posts = tuple(
-        _loaded_post(channel_id, message, index, authors)
-        for index, message in enumerate(data["messages"])
-    )
-    return Export("discord", channel_id, str(channel.get("name") or channel_id), posts)
-
-
-def read_discord_bytes(data: Any) -> Export:
-    """The export held in ``data`` (UTF-8 JSON as a file holds it; any buffer), read with
-    typed structs: one pass, no dict per message, unused fields skipped."""
+    file's bytes (any buffer), decoded straight into the typed structs, or the JSON already
+    loaded (the HTTP route's JSON body), converted into the same structs: one reading after."""
     try:
-        export = _DECODER.decode(data)
+        export = _DECODER.decode(data) if _is_buffer(data) else msgspec.convert(data, _Export)
     except msgspec.ValidationError as error:
         raise _invalid(str(error)) from None
     except msgspec.DecodeError as error:
         raise TranscriptError(
             "not_an_export", f"not a DiscordChatExporter export (not valid JSON: {error})"
         ) from None
+    return _read(export)
+
+
+def _read(export: _Export) -> Export:
+    """The posts of the decoded export, each struct freed once read."""
     if export.messages is None:
         raise TranscriptError("not_an_export", "not a DiscordChatExporter export (no messages)")
     channel = export.channel
@@ -102,7 +89,7 @@ def read_discord_bytes(data: Any) -> Export:
     posts: list[Post] = []
     for index, message in enumerate(messages):
         posts.append(_struct_post(channel_id, message, index, authors))
-        messages[index] = None  # each struct is freed once read
+        messages[index] = None
     return Export("discord", channel_id, name, tuple(posts))
 
 
@@ -124,25 +111,6 @@ def _invalid(problem: str) -> TranscriptError:
     index = int(found[1])
     return TranscriptError(
         "bad_message", f"message {index + 1} is not a message ({problem})", index=index
-    )
-
-
-def _loaded_post(channel_id: str, message: Any, index: int, authors: dict[Any, Author]) -> Post:
-    if not isinstance(message, Mapping):
-        raise TranscriptError("bad_message", f"message {index + 1} has no id", index=index)
-    author = message.get("author")
-    if not isinstance(author, Mapping):
-        author = {}
-    return _post(
-        channel_id,
-        index,
-        message.get("id"),
-        message.get("type"),
-        message.get("timestamp"),
-        message.get("timestampEdited"),
-        message.get("content"),
-        (author.get("id"), author.get("name"), author.get("nickname"), author.get("isBot")),
-        authors,
     )
 
 
@@ -226,7 +194,7 @@ def read_file(data: Any, channel: str = "text") -> Export:
         with view:
             first = FIRST_BYTE.search(view)
             if first is not None and first[0] == b"{":
-                return read_discord_bytes(view)
+                return read_discord(view)
             try:
                 text = str(view, "utf-8")
             except UnicodeDecodeError as error:
