@@ -15,6 +15,12 @@ def clean(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", text).split())
 
 
+def markup_out(text: str) -> str:
+    """The text with mentions of users, channels and roles, and custom or short-code emoji,
+    taken out (case kept)."""
+    return _MARKUP.sub(" ", text)
+
+
 def words(text: str) -> list[str]:
     """The post's words: letters and digits only, separators gone."""
     return re.findall(r"[0-9a-z]+", clean(text))
@@ -35,7 +41,29 @@ def without_code(text: str) -> str:
     return _INLINE.sub(" ", _FENCED.sub("\n", text))
 
 
-def lines_of(text: str) -> list[list[str]]:
-    """The words of each line that has any, code taken out first."""
-    found = (words(line) for line in without_code(text).split("\n"))
-    return [line for line in found if line]
+def spoken_lines(text: str) -> list[str]:
+    """The post's lines in the poster's own words: code taken out, quoted lines (``> …``)
+    skipped, and nothing after a ``>>>`` block quote (the rest of the post is quoted)."""
+    found: list[str] = []
+    for raw in without_code(text).split("\n"):
+        start = raw.lstrip()
+        if start.startswith(">>>") and start[3:4] in ("", " "):
+            break
+        if not (start.startswith(">") and start[1:2] in ("", " ")):
+            found.append(raw)
+    return found
+
+
+def mention(keep: str | None = None) -> re.Pattern[str]:
+    """A mention as an export writes it, ``@name`` up to the next space; with ``keep`` (a
+    pattern of the game's cells) an ``@`` before a cell is not a mention (``A @c4``)."""
+    unless = "" if keep is None else rf"(?!(?:{keep})\b)"
+    return re.compile(rf"(?<!\S)@{unless}\S+", re.IGNORECASE)
+
+
+_ASKS = re.compile(r"\?[^0-9a-z]*$", re.IGNORECASE)
+
+
+def asks(line: str) -> bool:
+    """Whether a line ends in a question mark (emoji, mentions and markup after it aside)."""
+    return _ASKS.search(_MARKUP.sub(" ", line)) is not None

@@ -157,7 +157,7 @@ from adjudicator.games.no_not_that import judge
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
 from adjudicator.transcripts.reading import CHATTER, Reading, command, near_miss
-from adjudicator.transcripts.words import is_phrase, without_code
+from adjudicator.transcripts.words import is_phrase, markup_out, mention, spoken_lines
 
 Body = dict[str, Any]
 Words = tuple[str, ...]
@@ -200,7 +200,7 @@ def read_post(
 # Lines as written, and their words ------------------------------------------------------------
 
 _WORD = re.compile(r"[^\W_]+")
-_MARKUP = re.compile(r"<[@#:a!&][^>]*>|:[a-z_][a-z0-9_+-]+:(?!\d)|(?<!\S)@\S+", re.IGNORECASE)
+_MENTION = mention()
 _DECOR = re.compile(r"^\s*(?:-#|#{1,3}|[-•])\s+|[*~|_\\]")
 _SYMBOLS = {"So", "Sk", "Cf", "Co", "Cs", "Me"}
 _KEYWORDS = ("submit", "object", "invalid", "prompt", "challenge", "exchange", "solution", "accept")
@@ -229,17 +229,12 @@ class _Line:
 
 def _lines(text: str) -> list[_Line]:
     """The post's lines that have words; code and quotes taken out."""
-    found: list[_Line] = []
-    for raw in without_code(text).split("\n"):
-        if raw.lstrip().startswith(">>>"):
-            break
-        if not raw.lstrip().startswith(">"):
-            found.append(_line(_shown(raw)))
+    found = (_line(_shown(raw)) for raw in spoken_lines(text))
     return [line for line in found if line.words]
 
 
 def _shown(raw: str) -> str:
-    text = _MARKUP.sub(" ", raw.replace("\u2019", "'").replace("\u2018", "'"))
+    text = markup_out(_MENTION.sub(" ", raw.replace("\u2019", "'").replace("\u2018", "'")))
     kept = (" " if unicodedata.category(c) in _SYMBOLS or c in "\ufe0e\ufe0f" else c for c in text)
     return " ".join(_DECOR.sub(" ", "".join(kept)).split())
 

@@ -52,12 +52,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.transcripts.reading import CHATTER, Reading, command, near_miss
-from adjudicator.transcripts.words import without_code, words
+from adjudicator.transcripts.words import asks, mention, spoken_lines, words
 
 Body = dict[str, Any]
 
 _CELL = re.compile(r"^[a-l][0-9]{1,2}$")
-_MENTION = re.compile(r"(?<!\S)@(?![a-l][0-9]{1,2}\b)\S+", re.IGNORECASE)
+_MENTION = mention(r"[a-l][0-9]{1,2}")
 _TWO_CELLS = re.compile(r"^([a-l][0-9]{1,2})x([a-l][0-9]{1,2})$")
 _MARKED = re.compile(r"^(v|z|slot)([0-9]{1,3})$")
 _SPELLINGS = {
@@ -116,12 +116,10 @@ def read_post(
 def _lines(text: str) -> list[_Line]:
     """The post's lines that have words, code and quotes taken out, each word read as said."""
     found: list[_Line] = []
-    for raw in without_code(text).split("\n"):
-        if raw.lstrip().startswith(">>>"):
-            break
-        said = _expand(words(_MENTION.sub(" ", raw))) if not raw.lstrip().startswith(">") else []
+    for raw in spoken_lines(text):
+        said = _expand(words(_MENTION.sub(" ", raw)))
         if said:
-            found.append(_Line(tuple(said), raw.rstrip().endswith("?")))
+            found.append(_Line(tuple(said), asks(raw)))
     return found
 
 

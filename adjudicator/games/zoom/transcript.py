@@ -69,14 +69,17 @@ from typing import Any
 
 from adjudicator.games.zoom.state import ZoomState
 from adjudicator.transcripts.reading import CHATTER, Reading, command, near_miss
-from adjudicator.transcripts.words import is_phrase, without_code, words
+from adjudicator.transcripts.words import (
+    asks,
+    is_phrase,
+    mention,
+    spoken_lines,
+    without_code,
+    words,
+)
 
 _CELL = re.compile(r"^[a-z]{1,3}[0-9]{1,4}$")
-_MARKUP = re.compile(r"<[@#:a!&][^>]*>|:[a-z_][a-z0-9_+-]+:(?!\d)", re.IGNORECASE)
-_MENTION = re.compile(r"(?<!\S)@(?![a-z]{1,3}[0-9]{1,4}\b)\S+", re.IGNORECASE)
-_QUOTE = re.compile(r"^\s*>(?: |$)")
-_QUOTE_REST = re.compile(r"^\s*>>>(?: |$)")
-_ASKS = re.compile(r"\?[^0-9a-z]*$", re.IGNORECASE)
+_MENTION = mention(r"[a-z]{1,3}[0-9]{1,4}")
 _STRUCK = re.compile(r"~~(.+?)~~", re.DOTALL)
 
 _BUZZ = {"buzz", "buzzing", "buzzed"}
@@ -163,14 +166,10 @@ def read_post(
 def _lines(text: str) -> list[_Line]:
     """The lines that have words, code and quotes taken out, each with whether it asks."""
     found: list[_Line] = []
-    for raw in without_code(text).split("\n"):
-        if _QUOTE_REST.match(raw):
-            break
-        if _QUOTE.match(raw):
-            continue
+    for raw in spoken_lines(text):
         said = words(_MENTION.sub(" ", raw))
         if said:
-            found.append(_Line(tuple(said), _ASKS.search(_MARKUP.sub(" ", raw)) is not None))
+            found.append(_Line(tuple(said), asks(raw)))
     return found
 
 
