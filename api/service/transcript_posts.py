@@ -85,6 +85,7 @@ class Run:
     reader: Reader
     running: Running[Any]
     entered: Mapping[PostKey, tuple[int, int]]
+    log: Sequence[StoredEvent]
     state: Any = None
     last_play: datetime | None = None
     seq: int = 0
@@ -93,22 +94,32 @@ class Run:
     past: PastFold | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """An export ready to decide: the match, its posts triaged, the host's corrections by
+    post, the posts entered before (their first and last seq) and the log they were read from."""
+
+    match: MatchRecord
+    posts: list[Triaged]
+    corrections: dict[PostKey, Correction]
+    entered: dict[PostKey, tuple[int, int]]
+    log: Sequence[StoredEvent]
+
+
 def decide_posts(
     service: MatchService,
-    match: MatchRecord,
     grant: TokenGrant,
+    ready: Prepared,
     running: Running[Any],
-    posts: Sequence[Triaged],
-    corrections: Mapping[PostKey, Correction],
-    entered: Mapping[PostKey, tuple[int, int]],
     progress: Progress | None = None,
 ) -> Run:
     """Decide every post in order against the match as ``running`` folds it."""
+    match, posts = ready.match, ready.posts
     game = service.game(match.game)
-    run = Run(service, match, grant, game, READERS[match.game], running, entered)
+    run = Run(service, match, grant, game, READERS[match.game], running, ready.entered, ready.log)
     run.last_play, run.seq = running.last_play, running.seq
     for index, post in enumerate(posts, start=1):
-        run.decided.append(_one(run, post, corrections.get(key_of(post))))
+        run.decided.append(_one(run, post, ready.corrections.get(key_of(post))))
         if progress is not None and (index % PROGRESS_EVERY == 0 or index == len(posts)):
             progress(index, len(posts))
     return run
@@ -145,10 +156,10 @@ def _not_a_command(post: Triaged, machine: Reading) -> Decided:
     return Decided("ignored", "host remark" if post.role == "host" else "chatter")
 
 
-Reading_ = tuple[dict[str, Any], str, dict[str, Any] | None]
+_Read = tuple[dict[str, Any], str, dict[str, Any] | None]
 
 
-def _corrected(post: Triaged, correction: Correction, machine: Reading) -> Reading_:
+def _corrected(post: Triaged, correction: Correction, machine: Reading) -> _Read:
     body = dict(correction.command)
     if post.role == "seat" and post.seat is not None:
         if body.get("seat", post.seat) != post.seat:
@@ -164,7 +175,7 @@ def _corrected(post: Triaged, correction: Correction, machine: Reading) -> Readi
     return body, "host", note
 
 
-def _decide(run: Run, post: Triaged, state: Any, past: bool, read: Reading_) -> Decided:
+def _decide(run: Run, post: Triaged, state: Any, past: bool, read: _Read) -> Decided:
     body, reading, note = read
     at = post.post.game_time
     try:
@@ -201,7 +212,7 @@ def _state_at(run: Run, moment: datetime) -> Any:
 def _past_state(run: Run, moment: datetime) -> Any:
     """The match's state at an earlier game time, as recorded (for a post behind the log)."""
     if run.past is None:
-        run.past = PastFold.of(run.game, run.match, run.service.events(run.match.match_id))
+        run.past = PastFold.of(run.game, run.match, run.log)
     return run.past.at(moment)
 
 

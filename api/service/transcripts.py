@@ -31,12 +31,13 @@ from api.service.transcript_posts import (
     Correction,
     Decided,
     PostKey,
+    Prepared,
     Progress,
     Run,
     check_corrections,
     decide_posts,
 )
-from events import MatchRecord, StoredEvent, TokenGrant
+from events import StoredEvent, TokenGrant
 
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
@@ -82,14 +83,6 @@ def read_export(format: str, content: Any, channel: str | None = None, dm: bool 
     raise InvalidCommand("not_an_export", f"an export is 'discord' JSON or 'text', not {format!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
-    match: MatchRecord
-    posts: list[Triaged]
-    corrections: dict[PostKey, Correction]
-    entered: dict[PostKey, tuple[int, int]]
-
-
 def preview(
     service: MatchService,
     match_id: str,
@@ -101,10 +94,7 @@ def preview(
     """Every post with what it would become; nothing is recorded."""
     ready = _prepare(service, match_id, grant, handed)
     running = service.live.current(service.game(ready.match.game), ready.match)
-    run = decide_posts(
-        service, ready.match, grant, running, ready.posts, ready.corrections, ready.entered,
-        progress,
-    )  # fmt: skip
+    run = decide_posts(service, grant, ready, running, progress)
     return _report(run, handed, ready.posts, page)
 
 
@@ -125,10 +115,7 @@ def enter(
     def decide(loaded: handling.Loaded) -> handling.Plan[Run]:
         reported = progress if not tries else None  # progress is shown for the first try
         tries.append(1)
-        run = decide_posts(
-            service, ready.match, grant, loaded.running, ready.posts, ready.corrections,
-            ready.entered, reported,
-        )  # fmt: skip
+        run = decide_posts(service, grant, ready, loaded.running, reported)
         return handling.Plan(run.new, run)
 
     handled = handling.handle(service, ready.match, decide)
@@ -151,7 +138,7 @@ def _result_now(service: MatchService, run: Run) -> dict[str, Any] | None:
     return run.game.result(run.game.advance(state, moment))
 
 
-def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Handed) -> _Prepared:
+def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Handed) -> Prepared:
     access.acting_in(grant, match_id)
     access.require_host(grant, "enters a match from a chat export")
     match = service.match(match_id)
@@ -161,11 +148,12 @@ def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Ha
     for key, seat in handed.cast.seats.items():
         if seat not in seats:
             raise InvalidCommand("unknown_seat", f"{key!r} is mapped to {seat!r}, not a seat")
-    entered = _entered(service.events(match_id))
+    log = service.events(match_id)
+    entered = _entered(log)
     _check_channels(handed.sources, {channel for channel, _ in entered})
     posts = triage(handed.sources, handed.cast, exclude=handed.exclude, entered=set(entered))
     corrections = check_corrections(posts, handed.corrections)
-    return _Prepared(match, posts, corrections, entered)
+    return Prepared(match, posts, corrections, entered, log)
 
 
 def _entered(events: Sequence[StoredEvent]) -> dict[PostKey, tuple[int, int]]:
