@@ -4,19 +4,14 @@ as written), or chatter. The grammar is in ``docs/transcripts/no-not-that.md``."
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjudicator.games.no_not_that import transcript
 from adjudicator.games.no_not_that.transcript import read_post
-from adjudicator.transcripts.reading import CHATTER
+from tests.unit.transcripts.phrasings import CHAT, NEAR, check, check_page, check_table, row
 
-PAGE = Path(__file__).resolve().parents[3] / "docs" / "transcripts" / "no-not-that.md"
-NEAR = "near miss"
-CHAT = "chatter"
 SEAT = "Alpha"
 
 STEP_DM = {"private": True, "phase": "step", "next_round": 2}
@@ -71,16 +66,6 @@ def value(obj: str, fits: bool) -> dict[str, Any]:
 
 def prompt(seq: int, meets: bool) -> dict[str, Any]:
     return {"type": "judge_prompt", "target_seq": seq, "meets": meets}
-
-
-def row(
-    name: str,
-    text: str,
-    expected: dict[str, Any] | str,
-    role: str = "seat",
-    hint: dict[str, Any] | None = None,
-) -> Any:
-    return pytest.param(text, role, hint, expected, id=name)
 
 
 CLAIM_INVALID = act("claim_invalid")
@@ -338,29 +323,12 @@ def test_a_post_reads_as_a_fair_host_reads_it(
     reading = read_post(
         text, author_role=role, seat=SEAT if role == "seat" else None, state_hint=hint
     )
-    if expected == NEAR:
-        assert reading.body is None and reading.near, reading
-    elif expected == CHAT:
-        assert reading == CHATTER, reading
-    else:
-        assert (reading.body, reading.near) == (expected, None), reading
+    check(reading, expected)
 
 
 def test_the_table_is_large_enough_and_its_ids_are_unique() -> None:
-    ids = [param.id for param in [*SEAT_ROWS, *HOST_ROWS]]
-    assert len(ids) >= 80
-    assert len(set(ids)) == len(ids)
-
-
-def grammar(doc: str) -> str:
-    """The indented grammar block that follows the docstring's ``::``, dedented."""
-    block = doc.split("::\n\n", 1)[1].split("\n")
-    end = next((i for i, line in enumerate(block) if line and not line.startswith("    ")), None)
-    return textwrap.dedent("\n".join(block[:end])).strip("\n")
+    check_table([*SEAT_ROWS, *HOST_ROWS])
 
 
 def test_the_page_shows_the_grammar_of_the_readers_docstring() -> None:
-    assert transcript.__doc__ is not None
-    said = grammar(transcript.__doc__)
-    assert said.count("\n") > 20
-    assert f"```text\n{said}\n```" in PAGE.read_text(encoding="utf-8")
+    check_page(transcript.__doc__, "no-not-that.md")

@@ -4,19 +4,14 @@ written), or chatter. The grammar is in ``docs/transcripts/zombego.md``."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from adjudicator.games.zombego import transcript
 from adjudicator.games.zombego.transcript import read_post
-from adjudicator.transcripts.reading import CHATTER
+from tests.unit.transcripts.phrasings import CHAT, NEAR, check, check_page, check_table
 
-PAGE = Path(__file__).resolve().parents[3] / "docs" / "transcripts" / "zombego.md"
-NEAR = "near miss"
-CHAT = "chatter"
 SEAT = "white"
 
 
@@ -163,29 +158,12 @@ def test_a_post_reads_as_a_fair_host_reads_it(
     text: str, role: str, expected: dict[str, Any] | str
 ) -> None:
     reading = read_post(text, author_role=role, seat=SEAT if role == "seat" else None)
-    if expected == NEAR:
-        assert reading.body is None and reading.near, reading
-    elif expected == CHAT:
-        assert reading == CHATTER, reading
-    else:
-        assert (reading.body, reading.near) == (expected, None), reading
+    check(reading, expected)
 
 
 def test_the_table_is_large_enough_and_its_ids_are_unique() -> None:
-    ids = [param.id for param in ROWS]
-    assert len(ids) >= 80
-    assert len(set(ids)) == len(ids)
-
-
-def grammar(doc: str) -> str:
-    """The indented grammar block that follows the docstring's ``::``, dedented."""
-    block = doc.split("::\n\n", 1)[1].split("\n")
-    end = next((i for i, line in enumerate(block) if line and not line.startswith("    ")), None)
-    return textwrap.dedent("\n".join(block[:end])).strip("\n")
+    check_table(ROWS)
 
 
 def test_the_page_shows_the_grammar_of_the_readers_docstring() -> None:
-    assert transcript.__doc__ is not None
-    said = grammar(transcript.__doc__)
-    assert said.count("\n") > 20
-    assert f"```text\n{said}\n```" in PAGE.read_text(encoding="utf-8")
+    check_page(transcript.__doc__, "zombego.md")

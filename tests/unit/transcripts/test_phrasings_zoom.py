@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 
 from adjudicator.games.zoom.transcript import read_post
-from adjudicator.transcripts.reading import CHATTER, Reading
+from tests.unit.transcripts.phrasings import CHAT, NEAR, check, check_table, row
 
-NEAR = "near miss"
-CHAT = "chatter"
 SEAT = "alpha"
 AB = {"targets": ["AB"]}
 AB_AND_C = {"targets": ["AB", "C"]}
@@ -29,16 +27,6 @@ def buzz(*said: str) -> dict[str, Any]:
 
 def start(number: int | None = None) -> dict[str, Any]:
     return {"type": "start_round"} | ({} if number is None else {"round": number})
-
-
-def row(
-    name: str,
-    text: str,
-    expected: dict[str, Any] | str,
-    role: str = "seat",
-    hint: dict[str, Any] | None = None,
-) -> Any:
-    return pytest.param(text, role, hint, expected, id=name)
 
 
 SEAT_ROWS = [
@@ -292,16 +280,8 @@ def test_a_post_reads_as_a_fair_host_reads_it(
     reading = read_post(
         text, author_role=role, seat=SEAT if role == "seat" else None, state_hint=hint
     )
-    if expected == NEAR:
-        assert reading.body is None and reading.near, reading
-    elif expected == CHAT:
-        assert reading == CHATTER, reading
-    else:
-        assert isinstance(expected, dict)
-        assert reading == Reading(body=expected), reading
+    check(reading, expected)
 
 
 def test_the_table_is_large_enough_and_its_ids_are_unique() -> None:
-    ids = [param.id for param in [*SEAT_ROWS, *HOST_ROWS]]
-    assert len(ids) >= 80
-    assert len(set(ids)) == len(ids)
+    check_table([*SEAT_ROWS, *HOST_ROWS])
