@@ -111,6 +111,19 @@ CODES: dict[str, Code] = {
         post_not_mapped="transcript: a correction names a post by neither a seat nor a host",
         corrected_and_excluded="transcript: a post is both excluded and corrected",
         correction_wrong_seat="transcript: a correction acts for another seat than the post's",
+        too_few_players="tournament: the format needs more players",
+        too_many_rounds="tournament: a Swiss has at most players - 1 rounds",
+        bad_rounds="tournament: a Swiss needs its number of rounds (at least 1); other formats"
+        " take none",
+        duplicate_player="tournament: two players share an id",
+        bad_seeds="tournament: the seeds are not 1 to the number of players, each once",
+        tiebreak_not_for_format="tournament: the format (or a game without game points)"
+        " cannot use this tie-break",
+        duplicate_tiebreak="tournament: a tie-break is listed twice",
+        unknown_player="tournament: no player with this id",
+        elimination_needs_winner="tournament: an elimination match needs a winner, not a draw",
+        bad_result="tournament: the result does not fit its pairing (board, players, bye)",
+        bad_round="tournament: the rounds are not numbered 1, 2, ... or not as paired",
     ),
     **_table(
         409,
@@ -158,6 +171,9 @@ CODES: dict[str, Code] = {
         match_not_at_start="Ludii: the match has moves already",
         transcript_channel_mismatch="transcript: the export is of another channel than the match's",
         post_already_entered="transcript: a correction names a post entered before (use a ruling)",
+        round_not_finished="tournament: the current round has a board without a result",
+        tournament_finished="tournament: every round has been played",
+        no_valid_pairing="tournament: no pairing without a rematch or a second bye exists",
     ),
     **_table(500, internal_error="the service failed; quote the request id"),
     **_table(
