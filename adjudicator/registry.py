@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.no_not_that import NoNotThatGame
+from adjudicator.games.no_not_that.dictionary import Dictionaries
 from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.kernel.decider import Game
@@ -15,7 +16,7 @@ GAMES: dict[str, Game[Any, Any]] = {
 }
 
 
-def games(words: frozenset[str]) -> dict[str, Game[Any, Any]]:
-    """Every game, No, Not That! included: its dictionary is data the caller loads (the rules
-    do no I/O; the service reads it with ``api.service.wordlists.load_words``)."""
+def games(words: frozenset[str] | Dictionaries) -> dict[str, Game[Any, Any]]:
+    """Every game, No, Not That! included: its word lists are data the caller loads (the rules
+    do no I/O; the service reads them with ``api.service.wordlists.load_dictionaries``)."""
     return {**GAMES, NoNotThatGame.name: NoNotThatGame(words)}

@@ -21,7 +21,7 @@ from adjudicator.kernel.decider import Game
 from adjudicator.kernel.errors import InvalidCommand
 from api.service import audit
 from api.service.errors import RecordInvalid
-from api.service.wordlists import load_words
+from api.service.wordlists import load_dictionaries
 from events import EventStore, MatchExists, UnknownMatch
 from projections.verify import VerifyReport
 
@@ -30,7 +30,7 @@ from projections.verify import VerifyReport
 def all_games() -> dict[str, Game[Any, Any]]:
     """Every game, No, Not That! with the word list of ``ADJUDICATOR_WORDLIST`` or the default
     (built once per process: ``verify``'s worker processes inherit the parent's)."""
-    return registry.games(load_words())
+    return registry.games(load_dictionaries())
 
 
 def export_command(database_url: str, match_id: str, output: str | None) -> int:

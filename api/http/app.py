@@ -28,7 +28,7 @@ from api.service.matches import MatchService
 from api.service.settings import Settings
 from api.service.tokens import ensure_operator_token
 from api.service.wakeups import Wakeups
-from api.service.wordlists import load_words
+from api.service.wordlists import load_dictionaries
 from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener
@@ -86,7 +86,7 @@ def create_app(
     )
     app.state.wakeups = wakeups
     app.state.bodies = SharedBodies()  # the encoded timelines (``api.http.responses``)
-    games_ = games_ or registry.games(load_words(settings.wordlist))
+    games_ = games_ or registry.games(load_dictionaries(settings.wordlist))
     app.state.service = MatchService(store, games_, clock)
     app.state.settings = settings
     errors.install(app)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError
@@ -59,6 +59,14 @@ class Acted:
 class Created:
     match: MatchRecord
     tokens: dict[str, object]
+
+
+@runtime_checkable
+class SettlesConfig(Protocol):
+    """A game that fixes part of a new match's configuration itself (No, Not That! names the
+    word list that will judge it), so the record says it."""
+
+    def settled(self, config: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 class MatchService:
@@ -108,6 +116,8 @@ class MatchService:
             raise InvalidCommand("unknown_seat", f"Advantage holder {advantage!r} is not a seat")
         try:
             checked = game.config_model.model_validate(dict(config)).model_dump(mode="json")
+            if isinstance(game, SettlesConfig):
+                checked = game.settled(checked)
         except ValidationError as error:
             raise ConfigInvalid(error) from None
         seed = secrets.randbits(63) if seed is None else seed

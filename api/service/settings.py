@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     wordlist: str | None = Field(
         None,
         description="No, Not That! word list file (one word a line, env ADJUDICATOR_WORDLIST);"
-        " default: the web2 list of the english-words package",
+        " default: ENABLE (enable1), shipped in the package",
     )
     db_pool_size: int = Field(
         20,

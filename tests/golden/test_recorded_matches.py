@@ -13,11 +13,11 @@ import pytest
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from api.service.audit import verify_text
-from api.service.wordlists import load_words
+from api.service.wordlists import load_dictionaries
 
 HERE = Path(__file__).parent
 RECORDS = sorted(HERE.glob("*/*.match.jsonl"))
-GAMES = registry.games(load_words())
+GAMES = registry.games(load_dictionaries())
 
 
 def test_every_game_has_a_golden_record() -> None:

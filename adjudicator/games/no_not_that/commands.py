@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
+from adjudicator.games.no_not_that.dictionary import WordListRef
 from adjudicator.games.no_not_that.judging import CategoryRule, PromptRule
 from adjudicator.kernel.decider import command_models
 
@@ -50,6 +51,11 @@ class NoNotThatConfig(BaseModel):
     countdown_seconds: float = Field(default=3.0, ge=0, le=60)
     solution_seconds: float = Field(default=60.0, gt=0, le=3600)
     extension_seconds: float = Field(default=60.0, gt=0, le=3600)
+    wordlist: WordListRef | None = Field(
+        default=None,
+        description="the word list that judges the match (name, sha256); the service fills in"
+        " its own at creation. Left out in records made before lists were named: web2",
+    )
 
     def step_seconds(self, round_number: int) -> float:
         """The round's step time: as configured, else 30 s in rounds 1-8 and 60 s after."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import registry
-from api.service.wordlists import load_words
+from api.service.wordlists import load_dictionaries
 from events import StoredEvent
 from events.envelope import GENESIS_HASH, hash_of
 from events.record import dumps, envelope_line, loads, make_header
@@ -17,7 +17,7 @@ GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 RECORDS = sorted(GOLDEN.glob("*/*.match.jsonl"))
 ZOOM = GOLDEN / "zoom" / "zoom-11-rounds.match.jsonl"
 HIDDEN = GOLDEN / "zombego" / "zombego-hidden.match.jsonl"
-GAMES = registry.games(load_words())
+GAMES = registry.games(load_dictionaries())
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
