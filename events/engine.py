@@ -19,6 +19,7 @@ import sqlite3
 import time
 from functools import partial
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 import orjson
@@ -38,16 +39,54 @@ PING_AFTER = 1.0
 
 
 def normalise_url(url: str | URL) -> URL:
-    """``postgresql://`` means psycopg 3 here, never psycopg2."""
+    """``postgresql://`` means psycopg 3 here, never psycopg2. A libpq multi-host URL
+    (``postgresql://user@host1:5432,host2:5433/db?target_session_attrs=read-write``, as a
+    cluster of a primary and its standbys is named) becomes SQLAlchemy's spelling of it, one
+    ``host=host:port`` query parameter per server: libpq tries them in order at each connect
+    and keeps the first that matches ``target_session_attrs``."""
+    if isinstance(url, str):
+        url = _multi_host(url)
     parsed = make_url(url)
     if parsed.drivername in ("postgresql", "postgres"):
         return parsed.set(drivername="postgresql+psycopg")
     return parsed
 
 
+_NETLOC = re.compile(
+    r"^(?P<scheme>[^:/]+://)(?P<user>[^@/]*@)?(?P<hosts>[^/?]*,[^/?]*)(?P<rest>.*)$"
+)
+
+
+def _multi_host(url: str) -> str:
+    """``url`` with a comma-separated host list moved into ``host=`` query parameters."""
+    found = _NETLOC.match(url)
+    if found is None:
+        return url
+    rest = found["rest"]
+    path, _, query = rest.partition("?")
+    hosts = [f"host={quote(host.strip(), safe='')}" for host in found["hosts"].split(",")]
+    query = "&".join([*hosts, query] if query else hosts)
+    return f"{found['scheme']}{found['user'] or ''}{path or '/'}?{query}"
+
+
+def hosts_of(url: URL) -> list[str]:
+    """The ``host[:port]`` entries of a multi-host URL (empty for a single host)."""
+    host = url.query.get("host", ())
+    return list(host) if isinstance(host, tuple) else []
+
+
 def libpq_url(url: URL) -> str:
-    """``url`` as psycopg connects to it directly (no SQLAlchemy driver name), password kept."""
-    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+    """``url`` as psycopg connects to it directly (no SQLAlchemy driver name), password kept;
+    a multi-host URL in libpq's own spelling (``host1:port1,host2:port2``)."""
+    hosts = hosts_of(url)
+    plain = url.set(drivername="postgresql")
+    if not hosts:
+        return plain.render_as_string(hide_password=False)
+    plain = plain.set(host=None, port=None).difference_update_query(["host"])
+    rendered = plain.render_as_string(hide_password=False)
+    scheme, _, rest = rendered.partition("://")
+    auth, at, after = rest.rpartition("@") if "@" in rest.split("/", 1)[0] else ("", "", rest)
+    return f"{scheme}://{auth}{at}{','.join(hosts)}{after}"
 
 
 def json_loads(text: str | bytes) -> Any:

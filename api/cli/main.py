@@ -15,9 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from api.service.settings import Settings
+from events.engine import normalise_url as make_url  # a multi-host URL too
 
 
 def ensure_sqlite_directory(url: str) -> None:
