@@ -9,14 +9,18 @@ auditors after close). Consequences, as a fair host would keep them:
   viewers who see everything;
 * a living-on-living attack's outcome depends on the defender's hidden pattern, so the mover
   sees it as ``"hidden"`` before playing; every recorded outcome is public (11.5);
-* in the history, another seat's living placement reads ``place:?:<cell>``.
+* in the history, another seat's living placement reads ``place:?:<cell>``;
+* the helpers of each piece that may move are shown with the legal moves, to the same viewers;
+* every value of the piece set comes with its pattern (public: the set is an option).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from adjudicator.games.zombego.artwork import describe
 from adjudicator.games.zombego.board import cell_name
+from adjudicator.games.zombego.movegen import destinations
 from adjudicator.games.zombego.movegen import outcome as move_outcome
 from adjudicator.games.zombego.notation import move_text
 from adjudicator.games.zombego.position import MOVE, PLACE, Move, counts
@@ -39,6 +43,8 @@ def view(state: ZombegoState, viewer: Viewer) -> dict[str, Any]:
             for p in (1, 2)
         },
         "legal": _legal(state, viewer),
+        "helpers": _helpers(state, viewer),
+        "patterns": {str(value): describe(value) for value in pos.rules.values},
         "history": [_ply(state, viewer, r) for r in reversed(list(state.plies or ()))],
         "voided": [{"seq": seq, "reason": reason} for seq, reason in state.voided],
         "result": state.result(),
@@ -83,7 +89,7 @@ def _legal(state: ZombegoState, viewer: Viewer) -> list[dict[str, str]] | None:
     pos = state.position
     if state.result() is not None:
         return []
-    if state.hidden and not viewer.sees_everything and viewer.seat != state.seat_of(pos.to_move):
+    if not _shows_legal(state, viewer):
         return None
     listed = []
     for move in pos.moves:
@@ -92,6 +98,27 @@ def _legal(state: ZombegoState, viewer: Viewer) -> list[dict[str, str]] | None:
             result = "hidden"
         listed.append({"move": move_text(move, pos.rules.board), "outcome": result})
     return listed
+
+
+def _helpers(state: ZombegoState, viewer: Viewer) -> dict[str, list[str]] | None:
+    """The helpers (7.1) of each piece that may move, by its cell, to whom the legal moves show."""
+    pos = state.position
+    if state.result() is not None:
+        return {}
+    if not _shows_legal(state, viewer):
+        return None
+    n, origins = pos.rules.board, sorted({move.a for move in pos.moves if move.kind == MOVE})
+    found = {
+        o: destinations(pos.rules.tables, pos.board, pos.owned, pos.zombies, o)[1] for o in origins
+    }
+    return {cell_name(o, n): [cell_name(h, n) for h in helpers] for o, helpers in found.items()}
+
+
+def _shows_legal(state: ZombegoState, viewer: Viewer) -> bool:
+    """The legal moves name the mover's values: the hidden variant shows them to the mover only."""
+    if not state.hidden or viewer.sees_everything:
+        return True
+    return viewer.seat == state.seat_of(state.position.to_move)
 
 
 def _hidden_fight(state: ZombegoState, move: Move) -> bool:
