@@ -41,6 +41,7 @@ CODES: dict[str, Code] = {
     **_table(
         403,
         not_operator="only the operator token may do this",
+        not_organizer="tournament: only the tournament's organizer token may do this",
         token_not_for_match="the token belongs to another match",
         host_only="only the match's host may do this",
         wrong_seat="a seat acts only for itself",
@@ -53,6 +54,7 @@ CODES: dict[str, Code] = {
     **_table(
         404,
         unknown_match="no match with this id",
+        unknown_tournament="no tournament with this id",
         not_found="no such route",
     ),
     **_table(405, method_not_allowed="the route does not take this method"),
@@ -124,6 +126,7 @@ CODES: dict[str, Code] = {
         elimination_needs_winner="tournament: an elimination match needs a winner, not a draw",
         bad_result="tournament: the result does not fit its pairing (board, players, bye)",
         bad_round="tournament: the rounds are not numbered 1, 2, ... or not as paired",
+        unknown_board="tournament: the round is not paired or has no such board",
     ),
     **_table(
         409,
@@ -174,6 +177,11 @@ CODES: dict[str, Code] = {
         round_not_finished="tournament: the current round has a board without a result",
         tournament_finished="tournament: every round has been played",
         no_valid_pairing="tournament: no pairing without a rematch or a second bye exists",
+        board_decided="tournament: the board has a result already (its match's or a forfeit)",
+        forfeit_on_bye="tournament: a bye has no opponent to forfeit",
+        round_started="tournament: a match of the round has started: it is not re-paired",
+        round_not_paired="tournament: no round has been paired yet",
+        player_withdrawn="tournament: the player has withdrawn already",
     ),
     **_table(500, internal_error="the service failed; quote the request id"),
     **_table(
