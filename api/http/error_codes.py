@@ -7,8 +7,8 @@ every raise site against, and a test holds the two equal.
 
 Statuses: 422 the request is malformed or names what does not exist; 409 it is well formed but
 the match's state forbids it now (or another writer got in first); 403 the token may not do it;
-401 no usable token; 404 no such match or route; 413 the body is too large; 415 the body is not
-JSON; 500 the service failed.
+401 no usable token; 404 no such match or route; 413 the body is too large; 500 the service
+failed.
 """
 
 from __future__ import annotations
@@ -59,11 +59,11 @@ CODES: dict[str, Code] = {
     ),
     **_table(405, method_not_allowed="the route does not take this method"),
     **_table(413, payload_too_large="the request body is over the size limit"),
-    **_table(415, json_required="the body is not JSON: send it as application/json"),
     **_table(
         422,
         invalid_request="the request does not match its schema (a missing, misspelled or"
         " mistyped field, a bad parameter, invalid JSON)",
+        json_required="the body is not JSON: send it as application/json",
         invalid_config="the game's config at match creation is not valid",
         unknown_game="no game with this name",
         unknown_command="the game has no command of this type",

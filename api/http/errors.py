@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from api.http import error_codes
+from api.http.strictjson import BodyRefused
 from api.service.errors import RecordInvalid, first_problem, validation_details
 from events import (
     DuplicateToken,
@@ -94,8 +95,17 @@ def install(app: FastAPI) -> None:
         return _invalid_request(error)
 
     @app.exception_handler(RequestValidationError)
-    async def _request(_: Request, error: RequestValidationError) -> JSONResponse:
+    async def _request(request: Request, error: RequestValidationError) -> JSONResponse:
+        sent = _not_json(request, validation_details(error))
+        if sent is not None:
+            message = f"send the body as JSON (Content-Type: application/json), not {sent}"
+            return JSONResponse(body("json_required", message), status_code=422)
         return _invalid_request(error)
+
+    @app.exception_handler(BodyRefused)
+    async def _refused(_: Request, error: BodyRefused) -> JSONResponse:
+        content = body("invalid_request", first_problem(error.details), error.details)
+        return JSONResponse(content, status_code=422)
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
@@ -120,6 +130,15 @@ def install(app: FastAPI) -> None:
     async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return JSONResponse(body(code, str(error.detail)), status_code=error.status_code)
+
+
+def _not_json(request: Request, details: list[dict[str, Any]]) -> str | None:
+    """The media type of a body that a JSON route refused whole because it was not sent as JSON
+    (a form, text): what the answer names instead of "Input should be a valid dictionary"."""
+    sent = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    whole_body = any(d["loc"] == ["body"] for d in details)
+    is_json = sent == "application/json" or sent.endswith("+json")
+    return sent if sent and whole_body and not is_json else None
 
 
 def _invalid_request(error: ValidationError | RequestValidationError) -> JSONResponse:

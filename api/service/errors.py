@@ -4,7 +4,7 @@ answer, the command line into its exit status."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -24,6 +24,16 @@ class ConfigInvalid(InvalidCommand):
     def __init__(self, error: ValidationError) -> None:
         self.details = validation_details(error)
         super().__init__("invalid_config", "config: " + first_problem(self.details))
+
+
+class UnknownGame(InvalidCommand):
+    """No game of that name (422 ``unknown_game``); the message and ``details.games`` list the
+    games there are."""
+
+    def __init__(self, name: str, games: Collection[str]) -> None:
+        self.details = {"games": sorted(games)}
+        known = ", ".join(self.details["games"])
+        super().__init__("unknown_game", f"no game named {name!r}; the games are: {known}")
 
 
 class RecordInvalid(Exception):

@@ -25,7 +25,7 @@ from adjudicator.kernel.decider import SYSTEM, Context, Draft, Game, Viewer
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
 from api.service import access, handling
-from api.service.errors import ConfigInvalid
+from api.service.errors import ConfigInvalid, UnknownGame
 from api.service.requests import not_in_future, request_digest, scoped_key
 from api.service.tokens import issue_match_tokens
 from events import (
@@ -141,7 +141,7 @@ class MatchService:
         try:
             return self.games[name]
         except KeyError:
-            raise InvalidCommand("unknown_game", f"no game named {name!r}") from None
+            raise UnknownGame(name, self.games) from None
 
     def match(self, match_id: str) -> MatchRecord:
         """The match as stored now (status, last seq); 404 ``unknown_match``."""
