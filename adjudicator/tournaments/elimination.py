@@ -1,0 +1,245 @@
+"""Single and double elimination brackets, replayed from the recorded rounds.
+
+The field is padded to the next power of two, P = 2^k, and seeded in the standard order
+(1 v P, then so that seeds 1 and 2 can meet only in the final: 1, P, P/2, P/2+1, ...); the
+missing seeds are byes, so the top seeds get them. A slot holds a player or nobody (``None``):
+a match with one player is a bye for that player, a match with none gives nobody.
+
+Single elimination: winners' stage s is tournament round s.
+
+Double elimination: winners' stage s (1..k) is round s; losers' stage j (1..2k-2) is round
+j + 1; the grand final is round 2k and its reset, when the losers' side wins it, round 2k + 1.
+Losers' stage 1 pairs the losers of winners' stage 1; an even stage 2m pairs the winners of
+stage 2m-1 with the losers of winners' stage m+1 (in reversed order when m is odd, so early
+opponents do not meet again at once); an odd stage 2m+1 pairs the winners of stage 2m.
+With k = 1 (two players) the loser of the final is the losers' champion.
+
+A withdrawn player is nobody in every match paired after the withdrawal (the opponent has a
+bye). The first seat goes by :mod:`adjudicator.tournaments.seats`, as in a Swiss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from adjudicator.tournaments import seats
+from adjudicator.tournaments.model import (
+    Bracket,
+    BracketMatch,
+    Pairing,
+    Player,
+    Round,
+    TournamentError,
+)
+from adjudicator.tournaments.records import Game
+
+Slot = str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    bracket: Bracket
+    stage: int
+    a: Slot
+    b: Slot
+
+
+def seed_order(size: int) -> list[int]:
+    """Seeds in bracket order for a bracket of ``size`` (a power of two)."""
+    order = [1]
+    while len(order) < size:
+        m = 2 * len(order)
+        order = [s for seed in order for s in (seed, m + 1 - seed)]
+    return order
+
+
+def levels(n_players: int) -> int:
+    """k: the winners' bracket has 2^k slots."""
+    return max(1, (n_players - 1).bit_length())
+
+
+@dataclass
+class Replay:
+    """The bracket as far as the recorded rounds take it."""
+
+    matches: list[list[Match]]  # per tournament round
+    winners: list[list[Slot]]  # per tournament round, per match (None: unplayed or nobody)
+    champion: str | None
+    next_matches: list[Match] | None  # None: nothing more to pair
+    unfinished: bool = False  # a recorded round still has a match without a winner
+
+
+def replay(
+    double: bool, players: Sequence[Player], rounds: Sequence[Round], withdrawn: frozenset[str]
+) -> Replay:
+    k = levels(len(players))
+    by_seed = {p.seed: p.id for p in players}
+    wb: list[Slot] = [by_seed.get(s) for s in seed_order(2**k)]
+    lb: list[Slot] = []
+    wb_losers: list[list[Slot]] = []
+    out = Replay([], [], None, None)
+    gf: tuple[Slot, Slot] | None = None
+    for t in range(1, 2 * k + 2 if double else k + 1):
+        done = t <= len(rounds)
+        gone = frozenset() if done else withdrawn
+        matches: list[Match] = []
+        if t <= k:
+            matches += [
+                Match(Bracket.WINNERS, t, _x(wb[i], gone), _x(wb[i + 1], gone))
+                for i in range(0, len(wb), 2)
+            ]
+        j = t - 1
+        if double and 1 <= j <= 2 * k - 2:
+            matches += [
+                Match(Bracket.LOSERS, j, _x(a, gone), _x(b, gone))
+                for a, b in _losers_pairs(j, lb, wb_losers)
+            ]
+        if double and t == 2 * k and gf is not None:
+            matches.append(Match(Bracket.GRAND_FINAL, 1, _x(gf[0], gone), _x(gf[1], gone)))
+        if double and t == 2 * k + 1:
+            if gf is None or out.champion is not None:
+                break
+            matches.append(Match(Bracket.GRAND_FINAL_RESET, 1, _x(gf[0], gone), _x(gf[1], gone)))
+        if not done:
+            out.next_matches = matches
+            return out
+        won = [_winner(m, rounds[t - 1]) for m in matches]
+        out.matches.append(matches)
+        out.winners.append(won)
+        if any(w is None and (m.a or m.b) for m, w in zip(matches, won, strict=True)):
+            out.unfinished = True
+            return out
+        wb, lb, wb_losers, gf = _advance(double, k, t, matches, won, wb, lb, wb_losers, gf, out)
+        if out.champion is not None:
+            return out
+    return out
+
+
+def _x(slot: Slot, gone: frozenset[str]) -> Slot:
+    return None if slot in gone else slot
+
+
+def _losers_pairs(j: int, lb: list[Slot], wb_losers: list[list[Slot]]) -> list[tuple[Slot, Slot]]:
+    if j == 1:
+        first = wb_losers[0]
+        return [(first[i], first[i + 1]) for i in range(0, len(first), 2)]
+    if j % 2 == 0:
+        m = j // 2
+        dropped = list(reversed(wb_losers[m])) if m % 2 else list(wb_losers[m])
+        return list(zip(lb, dropped, strict=True))
+    return [(lb[i], lb[i + 1]) for i in range(0, len(lb), 2)]
+
+
+def _winner(m: Match, rnd: Round) -> Slot:
+    """The player who goes on from ``m`` (``None``: nobody, or not decided yet)."""
+    if m.a is None or m.b is None:
+        return m.a if m.b is None else m.b
+    for p in rnd.pairings:
+        if {p.first, p.second} == {m.a, m.b}:
+            result = rnd.results.get(p.board)
+            return None if result is None else result.winner
+        if p.second is None and p.first in (m.a, m.b):
+            return p.first  # the other was withdrawn when this round was paired
+    raise TournamentError("bad_round", f"round {rnd.number} does not pair {m.a!r} with {m.b!r}")
+
+
+def _loser(m: Match, winner: Slot) -> Slot:
+    if winner is None:
+        return None
+    other = m.b if winner == m.a else m.a
+    return other
+
+
+def _advance(
+    double: bool,
+    k: int,
+    t: int,
+    matches: list[Match],
+    won: list[Slot],
+    wb: list[Slot],
+    lb: list[Slot],
+    wb_losers: list[list[Slot]],
+    gf: tuple[Slot, Slot] | None,
+    out: Replay,
+) -> tuple[list[Slot], list[Slot], list[list[Slot]], tuple[Slot, Slot] | None]:
+    pairs = list(zip(matches, won, strict=True))
+    wb_next = [w for m, w in pairs if m.bracket is Bracket.WINNERS]
+    if t <= k:
+        wb_losers = [*wb_losers, [_loser(m, w) for m, w in pairs if m.bracket is Bracket.WINNERS]]
+        wb = wb_next
+    lb_won = [w for m, w in pairs if m.bracket is Bracket.LOSERS]
+    if lb_won:
+        lb = lb_won
+    if not double:
+        if t == k:
+            out.champion = wb[0]
+        return wb, lb, wb_losers, gf
+    if t == 2 * k - 1 or (k == 1 and t == 1):
+        lb_champion = lb[0] if k > 1 else wb_losers[0][0]
+        gf = (wb[0], lb_champion)
+    for m, w in pairs:
+        if m.bracket is Bracket.GRAND_FINAL:
+            if w == m.a or m.b is None or m.a is None:
+                out.champion = w
+            else:
+                gf = (m.a, m.b)
+        elif m.bracket is Bracket.GRAND_FINAL_RESET:
+            out.champion = w
+    return wb, lb, wb_losers, gf
+
+
+def pairings(
+    matches: Sequence[Match],
+    history: Mapping[str, Sequence[Game]],
+    seed: Mapping[str, int],
+    round_number: int,
+) -> tuple[Pairing, ...]:
+    """The matches as boards: the players' matches first, in bracket order, then the byes."""
+    out: list[Pairing] = []
+    for m in matches:
+        if m.a is None and m.b is None:
+            continue
+        if m.a is None or m.b is None:
+            out.append(Pairing(round_number, 0, m.a or m.b or "", None, m.bracket))
+            continue
+        hi, lo = (m.a, m.b) if seed[m.a] < seed[m.b] else (m.b, m.a)
+        board = len(out) + 1
+        first_hi = seats.first_is_higher(
+            seats.preference(history[hi]), seats.preference(history[lo]), board
+        )
+        out.append(Pairing(round_number, 0, *((hi, lo) if first_hi else (lo, hi)), m.bracket))
+    games = [p for p in out if p.second is not None] + [p for p in out if p.second is None]
+    return tuple(
+        Pairing(round_number, i, p.first, p.second, p.bracket) for i, p in enumerate(games, start=1)
+    )
+
+
+def bracket(replayed: Replay, rounds: Sequence[Round]) -> tuple[BracketMatch, ...]:
+    """Every match played or paired, with its winner once known."""
+    out: list[BracketMatch] = []
+    for rnd in rounds:
+        for p in rnd.pairings:
+            result = rnd.results.get(p.board)
+            winner = p.first if p.second is None else (result.winner if result else None)
+            stage = _stage(replayed, rnd.number, p)
+            out.append(
+                BracketMatch(
+                    rnd.number,
+                    p.board,
+                    p.bracket or Bracket.WINNERS,
+                    stage,
+                    p.first,
+                    p.second,
+                    winner,
+                )
+            )
+    return tuple(out)
+
+
+def _stage(replayed: Replay, number: int, p: Pairing) -> int:
+    if number <= len(replayed.matches):
+        for m in replayed.matches[number - 1]:
+            if p.first in (m.a, m.b):
+                return m.stage
+    return number if p.bracket in (None, Bracket.WINNERS) else 1

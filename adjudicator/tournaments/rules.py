@@ -1,0 +1,266 @@
+"""The tournament's pure rules: check the settings, pair the next round, rank the standings.
+
+Deterministic: the same settings, players, rounds and withdrawals always give the same
+pairings and standings, so a verifier recomputes them. No clock, no I/O, no randomness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.tournaments import berger, elimination, swiss, tiebreaks
+from adjudicator.tournaments.model import (
+    BracketMatch,
+    Crosstable,
+    Format,
+    Pairing,
+    Player,
+    Round,
+    Settings,
+    StandingRow,
+    Standings,
+    Tiebreak,
+    TournamentError,
+)
+from adjudicator.tournaments.records import (
+    ELIMINATION,
+    Game,
+    check_rounds,
+    crosstable,
+    games,
+    points,
+    round_finished,
+)
+
+ROUND_ROBINS = frozenset({Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN})
+ELIMINATION_TIEBREAKS = frozenset({Tiebreak.WINS, Tiebreak.GAME_POINTS_DIFF})
+
+
+def check_settings(settings: Settings, players: Sequence[Player]) -> None:
+    """Refuse a field or settings the format cannot run (nothing is recorded)."""
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise TournamentError("duplicate_player", "two players share an id")
+    if sorted(p.seed for p in players) != list(range(1, len(players) + 1)):
+        raise TournamentError("bad_seeds", "the seeds are not 1 to the number of players")
+    if len(players) < 2:
+        raise TournamentError("too_few_players", f"{settings.format} needs at least 2 players")
+    _check_rounds_setting(settings, len(players))
+    _check_tiebreaks(settings)
+
+
+def _check_rounds_setting(settings: Settings, n: int) -> None:
+    if settings.format is not Format.SWISS:
+        if settings.rounds is not None:
+            raise TournamentError("bad_rounds", f"{settings.format} takes no number of rounds")
+        return
+    if settings.rounds is None or settings.rounds < 1:
+        raise TournamentError("bad_rounds", "a Swiss needs a number of rounds, at least 1")
+    if settings.rounds > n - 1:
+        raise TournamentError("too_many_rounds", f"{n} players play at most {n - 1} Swiss rounds")
+
+
+def _check_tiebreaks(settings: Settings) -> None:
+    if len(set(settings.tiebreaks)) != len(settings.tiebreaks):
+        raise TournamentError("duplicate_tiebreak", "a tie-break is listed twice")
+    for tb in settings.tiebreaks:
+        if settings.format in ELIMINATION and tb not in ELIMINATION_TIEBREAKS:
+            raise TournamentError("tiebreak_not_for_format", f"{tb} does not rank an elimination")
+        if tb is Tiebreak.GAME_POINTS_DIFF and not settings.points_game:
+            raise TournamentError("tiebreak_not_for_format", "the game has no game points")
+
+
+def planned_rounds(settings: Settings, n_players: int) -> int | None:
+    """Rounds the event will have: round robin N - 1 per cycle (N the field, made even),
+    Swiss its setting, single elimination k (2^k >= n), double elimination ``None`` (2k, or
+    2k + 1 with a grand-final reset)."""
+    if settings.format is Format.ROUND_ROBIN:
+        return berger.rounds_per_cycle(n_players)
+    if settings.format is Format.DOUBLE_ROUND_ROBIN:
+        return 2 * berger.rounds_per_cycle(n_players)
+    if settings.format is Format.SWISS:
+        return settings.rounds
+    if settings.format is Format.SINGLE_ELIMINATION:
+        return elimination.levels(n_players)
+    return None
+
+
+def pair_next(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str] = frozenset(),
+) -> tuple[Pairing, ...]:
+    """The pairings of round ``len(rounds) + 1``. Raises ``round_not_finished`` while a board
+    of the last round has no result and ``tournament_finished`` when no round is left."""
+    _check_all(settings, players, rounds, withdrawn)
+    if rounds and not round_finished(rounds[-1]):
+        raise TournamentError(
+            "round_not_finished", f"round {rounds[-1].number} has boards without a result"
+        )
+    number = len(rounds) + 1
+    if settings.format in ELIMINATION:
+        return _pair_elimination(settings, players, rounds, withdrawn)
+    planned = planned_rounds(settings, len(players))
+    if planned is not None and number > planned:
+        raise TournamentError("tournament_finished", f"all {planned} rounds are paired")
+    if settings.format in ROUND_ROBINS:
+        return _pair_round_robin(players, number, withdrawn)
+    return swiss.pair(players, games(players, rounds), number, withdrawn)
+
+
+def _check_all(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str],
+) -> None:
+    check_settings(settings, players)
+    check_rounds(settings, players, rounds)
+    unknown = withdrawn - {p.id for p in players}
+    if unknown:
+        raise TournamentError("unknown_player", f"no player {sorted(unknown)[0]!r}")
+
+
+def _pair_round_robin(
+    players: Sequence[Player], number: int, withdrawn: frozenset[str]
+) -> tuple[Pairing, ...]:
+    """The Berger table's round; a withdrawn player's opponent (like the dummy's) has a bye."""
+    by_seed = [p.id for p in sorted(players, key=lambda p: p.seed)]
+    out = []
+    for board, (a, b) in enumerate(berger.cycle_round(len(players), number), start=1):
+        first, second = berger.by_number(by_seed, a), berger.by_number(by_seed, b)
+        first, second = (None if x in withdrawn else x for x in (first, second))
+        if first is None and second is None:
+            continue
+        if first is None or second is None:
+            out.append(Pairing(number, board, first or second or "", None))
+        else:
+            out.append(Pairing(number, board, first, second))
+    return tuple(out)
+
+
+def _pair_elimination(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str],
+) -> tuple[Pairing, ...]:
+    double = settings.format is Format.DOUBLE_ELIMINATION
+    replayed = elimination.replay(double, players, rounds, withdrawn)
+    if replayed.next_matches is None:
+        raise TournamentError("tournament_finished", "the bracket has its champion")
+    seed = {p.id: p.seed for p in players}
+    return elimination.pairings(
+        replayed.next_matches, games(players, rounds), seed, len(rounds) + 1
+    )
+
+
+def is_finished(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str] = frozenset(),
+) -> bool:
+    """Every round is paired and has its results (elimination: the champion is known)."""
+    _check_all(settings, players, rounds, withdrawn)
+    return _finished(settings, players, rounds, withdrawn)
+
+
+def _finished(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str],
+) -> bool:
+    if settings.format in ELIMINATION:
+        double = settings.format is Format.DOUBLE_ELIMINATION
+        replayed = elimination.replay(double, players, rounds, withdrawn)
+        return replayed.champion is not None or (
+            replayed.next_matches is None and not replayed.unfinished
+        )
+    planned = planned_rounds(settings, len(players))
+    return planned is not None and len(rounds) >= planned and all(round_finished(r) for r in rounds)
+
+
+def standings(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str] = frozenset(),
+) -> Standings:
+    """Points, tie-breaks and rank of every player, with the crosstable (round robin) or the
+    bracket (elimination)."""
+    _check_all(settings, players, rounds, withdrawn)
+    history = games(players, rounds)
+    pts = {p.id: points(history[p.id]) for p in players}
+    fixed = {
+        p.id: {tb: tiebreaks.value(tb, history[p.id], pts, pts[p.id]) for tb in settings.tiebreaks}
+        for p in players
+    }
+    seeded = [p.id for p in sorted(players, key=lambda p: p.seed)]
+    finished = _finished(settings, players, rounds, withdrawn)
+    champion = None
+    bracket = None
+    reach: dict[str, float] = {}
+    if settings.format in ELIMINATION:
+        replayed = elimination.replay(
+            settings.format is Format.DOUBLE_ELIMINATION, players, rounds, withdrawn
+        )
+        champion = replayed.champion
+        bracket = elimination.bracket(replayed, rounds)
+        reach = _reach(settings, seeded, bracket, champion)
+    ordered, values = tiebreaks.rank(
+        seeded, lambda p: (reach.get(p, 0.0), pts[p]), settings.tiebreaks, fixed, history
+    )
+    rows = tuple(
+        _row(i, p, pts[p], history[p], values[p], p in withdrawn)
+        for i, p in enumerate(ordered, start=1)
+    )
+    if settings.format not in ELIMINATION and finished:
+        champion = ordered[0]
+    cross: Crosstable | None = (
+        crosstable(seeded, history) if settings.format in ROUND_ROBINS else None
+    )
+    return Standings(rows, cross, bracket, finished, champion)
+
+
+def _reach(
+    settings: Settings, seeded: list[str], bracket: Sequence[BracketMatch], champion: str | None
+) -> dict[str, float]:
+    """How far each player went: the round of the loss that put them out (later is better);
+    still in: one more than any round; the champion: two more."""
+    lives = 2 if settings.format is Format.DOUBLE_ELIMINATION else 1
+    losses = {p: 0 for p in seeded}
+    out_at: dict[str, float] = {}
+    last = max((m.round for m in bracket), default=0)
+    for m in bracket:
+        if m.winner is None or m.second is None:
+            continue
+        loser = m.second if m.winner == m.first else m.first
+        losses[loser] += 1
+        if losses[loser] == lives:
+            out_at[loser] = m.round
+    return {p: (last + 2.0 if p == champion else out_at.get(p, last + 1.0)) for p in seeded}
+
+
+def _row(
+    rank: int,
+    player: str,
+    pts: float,
+    history: Sequence[Game],
+    values: dict[Tiebreak, float],
+    withdrawn: bool,
+) -> StandingRow:
+    done = [g for g in history if g.score is not None]
+    return StandingRow(
+        rank=rank,
+        player=player,
+        points=pts,
+        wins=sum(1 for g in done if g.score == 1.0),
+        played=len(done),
+        tiebreaks=values,
+        game_points_for=sum(g.points_for for g in done),
+        game_points_against=sum(g.points_against for g in done),
+        withdrawn=withdrawn,
+    )

@@ -1,0 +1,142 @@
+"""Swiss pairing after the FIDE Dutch system (C.04.3), as one maximum-weight matching.
+
+The absolute criteria are hard: no two players meet twice (a forfeit counts as a meeting) and
+nobody gets a second bye (nor a bye after a forfeit win). Among the pairings that pair everyone
+(a maximum-cardinality matching: networkx's Edmonds blossom algorithm), the weights choose, in
+strict priority (each tier outweighs every possible sum of the tiers below it):
+
+1. the bye to the lowest-ranked player who may have one;
+2. the least score difference between opponents (sum of squared differences in half points:
+   few floaters, floating as little as possible);
+3. the fewest pairs of players with the same absolute seat preference, then the same strong
+   preference, then the same mild one (FIDE's colour criteria);
+4. within a score group, the top half against the bottom half (1 v g/2+1, 2 v g/2+2, ...);
+   a downfloater is its group's lowest-ranked player and meets the next group's highest.
+
+Ranking for pairing is points, then seed (FIDE A.2). Simplified against FIDE: no float history
+(a player may float twice running), transpositions and exchanges are not enumerated one by one
+(the weights order the same criteria), and there is no look-ahead: a late round of a small
+field may have no rematch-free pairing (``no_valid_pairing``); up to ceil(n/2) rounds always
+pair (Dirac's theorem on the graph of the meetings still allowed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import networkx as nx
+
+from adjudicator.tournaments import seats
+from adjudicator.tournaments.model import Pairing, Player, TournamentError
+from adjudicator.tournaments.records import Game, points
+
+BYE = "\x00bye"
+
+
+def pair(
+    players: Sequence[Player],
+    history: Mapping[str, Sequence[Game]],
+    round_number: int,
+    withdrawn: frozenset[str],
+) -> tuple[Pairing, ...]:
+    """The next round's pairings of the players still in."""
+    score = {p.id: points(history[p.id]) for p in players}
+    active = sorted(
+        (p for p in players if p.id not in withdrawn), key=lambda p: (-score[p.id], p.seed)
+    )
+    ranked = [p.id for p in active]
+    prefs = {pid: seats.preference(history[pid]) for pid in ranked}
+    graph = _graph(ranked, score, history, prefs)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != graph.number_of_nodes():
+        raise TournamentError(
+            "no_valid_pairing", f"round {round_number}: no pairing without a rematch"
+        )
+    return _boards(ranked, score, prefs, matching, round_number)
+
+
+def _graph(
+    ranked: list[str],
+    score: Mapping[str, float],
+    history: Mapping[str, Sequence[Game]],
+    prefs: Mapping[str, seats.Preference],
+) -> nx.Graph:
+    n = len(ranked)
+    pos_unit = 2 * n + 2
+    mild = pos_unit * (n + 1)
+    strong = mild * (n + 1)
+    absolute = strong * (n + 1)
+    diff_unit = absolute * (n + 1)
+    bye_unit = diff_unit * (n + 1) * (4 * n * n + 1)
+    top = bye_unit * (n + 2)
+    place = _places(ranked, score)
+    graph = nx.Graph()
+    graph.add_nodes_from(ranked)
+    for i, a in enumerate(ranked):
+        met = {g.opponent for g in history[a]}
+        for b in ranked[i + 1 :]:
+            if b in met:
+                continue
+            gap = round(2 * abs(score[a] - score[b]))
+            clash = seats.conflict(prefs[a], prefs[b])
+            tier = {seats.ABSOLUTE: absolute, seats.STRONG: strong, seats.MILD: mild}.get(clash, 0)
+            cost = (
+                gap * gap * diff_unit + tier + _position(place[a], place[b], score[a] == score[b])
+            )
+            graph.add_edge(a, b, weight=top - cost)
+    if n % 2:
+        graph.add_node(BYE)
+        eligible = [
+            p
+            for p in ranked
+            if not any(g.opponent is None or (g.forfeit and g.score == 1.0) for g in history[p])
+        ]
+        for k, p in enumerate(reversed(eligible)):
+            graph.add_edge(p, BYE, weight=top - k * bye_unit)
+    return graph
+
+
+def _places(ranked: list[str], score: Mapping[str, float]) -> dict[str, tuple[int, int]]:
+    """Each player's (index in its score group, size of the group)."""
+    groups: dict[float, list[str]] = {}
+    for pid in ranked:
+        groups.setdefault(score[pid], []).append(pid)
+    return {pid: (i, len(g)) for g in groups.values() for i, pid in enumerate(g)}
+
+
+def _position(a: tuple[int, int], b: tuple[int, int], same_group: bool) -> int:
+    """How far a pair is from the Dutch S1-v-S2 order (0 = exactly as the order pairs)."""
+    (ia, size_a), (ib, _) = a, b
+    if same_group:
+        lo, hi = min(ia, ib), max(ia, ib)
+        return abs(hi - lo - size_a // 2) + (lo >= size_a // 2)
+    return (size_a - 1 - ia) + ib
+
+
+def _boards(
+    ranked: list[str],
+    score: Mapping[str, float],
+    prefs: Mapping[str, seats.Preference],
+    matching: set[tuple[str, str]],
+    round_number: int,
+) -> tuple[Pairing, ...]:
+    rank = {pid: i for i, pid in enumerate(ranked)}
+    pairs = []
+    bye = None
+    for a, b in matching:
+        if BYE in (a, b):
+            bye = a if b == BYE else b
+            continue
+        hi, lo = (a, b) if rank[a] < rank[b] else (b, a)
+        pairs.append((hi, lo))
+    pairs.sort(
+        key=lambda p: (-max(score[p[0]], score[p[1]]), -score[p[0]] - score[p[1]], rank[p[0]])
+    )
+    out = []
+    for board, (hi, lo) in enumerate(pairs, start=1):
+        first_hi = seats.first_is_higher(prefs[hi], prefs[lo], board)
+        first, second = (hi, lo) if first_hi else (lo, hi)
+        out.append(Pairing(round_number, board, first, second))
+    if bye is not None:
+        out.append(Pairing(round_number, len(pairs) + 1, bye, None))
+    return tuple(out)
