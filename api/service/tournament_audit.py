@@ -1,0 +1,163 @@
+"""Audit of a tournament: verify it as stored, export it as one bundle, verify a bundle
+offline. One report, check by check:
+
+* ``chain`` — the tournament's own stream: seqs, links, hashes (``events.verify_chain``);
+* ``match <id>`` — each match's own report (chain, commitments, header, re-fold), folded into
+  one check each;
+* ``pairing round N`` — each recorded pairing (``tournament.round_paired``/``repaired``)
+  recomputed by the pure rules from the tournament as recorded before it and every earlier
+  match's result as known when it was made (the match's fold at that record time), and
+  compared with the recorded pairings and the recorded basis.
+
+The bundle is JSON: ``format`` ``adjudicator-tournament/1``, the tournament's log as a record
+(the match record's JSON Lines form, ``events.record``) and every match's full record (the
+organizer holds every match's host token, so payloads and salts are included)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from adjudicator.kernel.decider import Game
+from adjudicator.kernel.fold import fold as fold_match
+from adjudicator.tournaments import rules
+from api.service import audit
+from api.service.tournaments import TournamentService
+from events import StoredEvent
+from events.record import RecordFormatError, dumps, envelope_line, loads, make_header
+from projections import tournaments as tfold
+from projections.facts import to_facts
+from projections.record import SetupMissing, setup_from_events
+from projections.verify import Check, chain_check
+from projections.views import Known
+
+FORMAT = "adjudicator-tournament/1"
+LOG_RULES = "tournament/1"
+Reader = Callable[[str, datetime], Mapping[str, Any] | None]
+"""(match id, instant) -> the match's result at that game time as known at that record time."""
+
+
+def pairing_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
+    """Each recorded pairing recomputed and compared (see the module's docstring)."""
+    checks = []
+    for index, event in enumerate(events):
+        if event.type not in (tfold.PAIRED, tfold.REPAIRED):
+            continue
+        checks.append(_pairing_check(events[:index], event, read))
+    return checks
+
+
+def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Reader) -> Check:
+    name = f"pairing round {event.payload.get('round')} (seq {event.seq})"
+    try:
+        t = tfold.fold_tournament(before)
+        number = event.payload["round"]
+        earlier = tfold.model_rounds(t, lambda m: read(m, event.recorded_at))
+        earlier = tuple(r for r in earlier if r.number < number)
+        expected = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
+        recorded = [tfold.board_of(b).pairing for b in event.payload["pairings"]]
+    except Exception as error:  # a bundle from elsewhere may hold anything: report it
+        return Check(name, False, f"cannot recompute: {error!r}", event.seq)
+    if list(expected) != recorded:
+        detail = f"recorded pairings differ from the recomputed {_pairs(expected)}"
+        return Check(name, False, detail, event.seq)
+    if tfold.basis_of(earlier) != event.payload.get("basis"):
+        return Check(
+            name, False, "the recorded basis differs from the results then known", event.seq
+        )
+    return Check(name, True, f"{len(recorded)} boards recomputed from the results then known")
+
+
+def _pairs(pairings: Sequence[Any]) -> str:
+    return ", ".join(f"{p.board}: {p.first}-{p.second}" for p in pairings)
+
+
+def match_check(match_id: str, report: Any) -> Check:
+    bad = [c for c in report.checks if not c.ok]
+    if not bad:
+        return Check(f"match {match_id}", True, "chain, commitments and re-fold verify")
+    first = bad[0]
+    return Check(f"match {match_id}", False, f"{first.name}: {first.detail}", first.first_bad_seq)
+
+
+def report_json(tournament_id: str, checks: Sequence[Check]) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "ok": all(c.ok for c in checks),
+        "checks": [c.as_json() for c in checks],
+    }
+
+
+def verify_stored(service: TournamentService, tournament_id: str) -> dict[str, Any]:
+    events = service.events(tournament_id)
+    t = tfold.fold_tournament(events)
+    store, games = service.matches.store, service.matches.games
+    checks = [chain_check(events)]
+    checks += [match_check(m, audit.verify_stored(store, games, m)) for m in t.match_ids()]
+
+    def read(match_id: str, instant: datetime) -> Mapping[str, Any] | None:
+        return service.result(match_id, instant, Known(instant))
+
+    checks += pairing_checks(events, read)
+    return report_json(tournament_id, checks)
+
+
+def export_bundle(service: TournamentService, tournament_id: str) -> str:
+    record = service.store.get(tournament_id)
+    events = service.events(tournament_id)
+    now = service.matches.clock()
+    header = make_header(
+        match_id=tournament_id,
+        game=record.game,
+        rules_version=LOG_RULES,
+        status="open",
+        created_at=record.created_at,
+        exported_at=now,
+        events=events,
+    )
+    log = dumps(header, [envelope_line(e, True) for e in events])
+    matches = {
+        m: audit.export_text(service.matches.store, m, reveal=True, exported_at=now)
+        for m in tfold.fold_tournament(events).match_ids()
+    }
+    bundle = {"format": FORMAT, "tournament_id": tournament_id, "log": log, "matches": matches}
+    return json.dumps(bundle, sort_keys=True, ensure_ascii=False)
+
+
+def is_bundle(text: str) -> bool:
+    """Whether ``text`` looks like a tournament bundle (not a match record)."""
+    return text.lstrip().startswith("{") and f'"format": "{FORMAT}"' in text[:200_000]
+
+
+def verify_bundle(text: str, games: Mapping[str, Game[Any, Any]]) -> dict[str, Any]:
+    """Verify a bundle offline: the log's chain, every match record, every pairing."""
+    try:
+        bundle = json.loads(text)
+        if bundle.get("format") != FORMAT:
+            raise ValueError(f"format is not {FORMAT}")
+        log = loads(bundle["log"])
+        records = {m: loads(t) for m, t in bundle["matches"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError, RecordFormatError) as error:
+        return report_json("", [Check("format", False, f"not a tournament bundle: {error}")])
+    checks = [chain_check(log.events)]
+    for match_id, record in records.items():
+        checks.append(match_check(match_id, audit.verify_parsed(record, games)))
+    listed = set(tfold.fold_tournament(log.events).match_ids()) if log.events else set()
+    if listed != set(records):
+        checks.append(Check("matches", False, "the bundle's matches are not the paired ones"))
+
+    def read(match_id: str, instant: datetime) -> Mapping[str, Any] | None:
+        events = [e for e in records[match_id].events if e.recorded_at <= instant]
+        try:
+            recorded = setup_from_events(events)
+        except SetupMissing:
+            return None
+        game = games[recorded.game]
+        state = fold_match(game, recorded.setup, to_facts(events), instant).state
+        result: Mapping[str, Any] | None = game.result(state)
+        return result
+
+    checks += pairing_checks(log.events, read)
+    return report_json(log.header.match_id, checks)

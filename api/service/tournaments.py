@@ -1,0 +1,269 @@
+"""The tournament service: create a tournament, pair its rounds (each match an ordinary match,
+created by ``MatchService.create_match``), forfeits, withdrawals and re-pairings, and its
+standings at any game time as known at any record time. Each match's result is read through
+the match's own fold at the same (``at``, ``known_at``): ``MatchService.snapshot_of``, the
+path ``GET /matches/{id}/state`` answers from, then the game's ``result``.
+
+A tournament is its own stream (``events.tournaments``): ``tournament.created``,
+``tournament.round_paired``, ``tournament.repaired``, ``tournament.forfeit`` and
+``tournament.withdrawn``; every organizer event but the pairing itself names a reason."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from pydantic import ValidationError
+
+from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.tournaments import rules
+from adjudicator.tournaments.model import Player, Round, Settings, Standings
+from api.service.errors import ConfigInvalid
+from api.service.matches import MatchService
+from api.service.tokens import new_token, token_hash
+from events import NewEvent, StoredEvent, VersionConflict
+from events.tournaments import TournamentRecord, TournamentStore
+from projections import tournaments as fold
+from projections.tournaments import Board, Tournament
+from projections.views import Known
+
+ORGANIZER = "organizer"
+POINTS_GAMES = frozenset({"zoom", "no_not_that"})
+"""Games whose result carries game points (the game points difference tie-break)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    name: str
+    chat_authors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A tournament as asked for, before anything is recorded."""
+
+    name: str
+    game: str
+    settings: Settings
+    players: tuple[PlayerEntry, ...]
+    config: Mapping[str, Any]
+    round_configs: Mapping[int, Mapping[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A tournament folded as known at a record time, its rounds with their results read at
+    the same game and record time."""
+
+    tournament: Tournament
+    rounds: tuple[Round, ...]
+    at: datetime
+    known: Known
+
+
+class TournamentService:
+    def __init__(self, matches: MatchService) -> None:
+        self.matches = matches
+        self.store = TournamentStore(matches.store)
+
+    # create
+
+    def create(self, plan: Plan) -> tuple[str, str]:
+        """Check everything, then record ``tournament.created``; the id and organizer token."""
+        game = self.matches.game(plan.game)
+        configs = {0: plan.config, **plan.round_configs}
+        checked = {n: self._checked_config(game.config_model, c) for n, c in configs.items()}
+        players = tuple(Player(f"p{i}", p.name, i) for i, p in enumerate(plan.players, 1))
+        rules.check_settings(plan.settings, players)
+        token, now = new_token("org"), self.matches.clock()
+        tournament_id = str(uuid.uuid4())
+        payload = {
+            "name": plan.name,
+            "game": game.name,
+            "settings": fold.settings_json(plan.settings),
+            "players": [
+                {"id": p.id, "name": p.name, "seed": p.seed, "chat_authors": list(e.chat_authors)}
+                for p, e in zip(players, plan.players, strict=True)
+            ],
+            "config": checked[0],
+            "round_configs": {str(n): c for n, c in checked.items() if n},
+        }
+        record = TournamentRecord(tournament_id, plan.name, game.name, now, token_hash(token), 0)
+        self.store.create(record, [NewEvent(fold.CREATED, ORGANIZER, now, payload)])
+        return tournament_id, token
+
+    @staticmethod
+    def _checked_config(model: Any, config: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            checked: dict[str, Any] = model.model_validate(dict(config)).model_dump(mode="json")
+        except ValidationError as error:
+            raise ConfigInvalid(error) from None
+        return checked
+
+    # who
+
+    def require_organizer(self, tournament_id: str, token: str | None) -> None:
+        """401 without a token; 403 ``not_organizer`` unless it is this tournament's."""
+        record = self.store.get(tournament_id)
+        if token is None:
+            raise NotPermitted("not_organizer", "this needs the tournament's organizer token")
+        if token_hash(token) != record.organizer_hash:
+            raise NotPermitted("not_organizer", "only the tournament's organizer may do this")
+
+    # reads
+
+    def events(self, tournament_id: str, known_at: datetime | None = None) -> list[StoredEvent]:
+        self.store.get(tournament_id)
+        return self.store.read(tournament_id, known_at)
+
+    def tournament(self, tournament_id: str, known_at: datetime | None = None) -> Tournament:
+        return fold.fold_tournament(self.events(tournament_id, known_at))
+
+    def view(self, tournament_id: str, at: datetime | None, known: Known) -> View:
+        """The tournament at game time ``at`` (default now) as known at ``known.at``."""
+        now = self.matches.clock()
+        at = at or now
+        events = [e for e in self.events(tournament_id, known.at) if e.occurred_at <= at]
+        tournament = fold.fold_tournament(events)
+        rounds = fold.model_rounds(tournament, lambda m: self.result(m, at, known))
+        return View(tournament, rounds, at, known)
+
+    def result(self, match_id: str, at: datetime, known: Known) -> Mapping[str, Any] | None:
+        """A match's result at game time ``at`` as known at ``known``: its own fold (the match
+        state's path), then the game's ``result``."""
+        match = self.matches.match(match_id)
+        snap = self.matches.snapshot_of(match, at, known)
+        found: Mapping[str, Any] | None = self.matches.game(match.game).result(snap.folded.state)
+        return found
+
+    def standings(self, view: View) -> Standings:
+        t = view.tournament
+        return rules.standings(t.settings, t.players, view.rounds, t.withdrawn_ids)
+
+    # the organizer's acts
+
+    def pair(self, tournament_id: str) -> tuple[fold.PairedRound, dict[str, Any]]:
+        """Pair the next round (the current one must be finished) and create its matches."""
+        view = self.view(tournament_id, None, Known())
+        t = view.tournament
+        pairings = rules.pair_next(t.settings, t.players, view.rounds, t.withdrawn_ids)
+        number = pairings[0].round if pairings else len(t.rounds) + 1
+        boards, tokens = self._create_matches(t, pairings)
+        payload = {
+            "round": number,
+            "pairings": [fold.pairing_json(b) for b in boards],
+            "basis": fold.basis_of(view.rounds),
+        }
+        self._append(t, [NewEvent(fold.PAIRED, ORGANIZER, self.matches.clock(), payload)])
+        return self.tournament(tournament_id).rounds[-1], tokens
+
+    def repair(self, tournament_id: str, reason: str) -> tuple[fold.PairedRound, dict[str, Any]]:
+        """Pair the current round again before any of its matches has started (after a
+        withdrawal, say): new matches replace its matches, which are never played."""
+        view = self.view(tournament_id, None, Known())
+        t = view.tournament
+        if not t.rounds:
+            raise RuleViolation("round_not_paired", "no round has been paired yet")
+        current = max(t.rounds, key=lambda r: r.number)
+        self._require_unstarted(current)
+        earlier = tuple(r for r in view.rounds if r.number < current.number)
+        pairings = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
+        boards, tokens = self._create_matches(t, pairings)
+        payload = {
+            "round": current.number,
+            "pairings": [fold.pairing_json(b) for b in boards],
+            "basis": fold.basis_of(earlier),
+            "replaces": [b.match_id for b in current.boards if b.match_id is not None],
+            "reason": reason,
+        }
+        self._append(t, [NewEvent(fold.REPAIRED, ORGANIZER, self.matches.clock(), payload)])
+        return self.tournament(tournament_id).rounds[-1], tokens
+
+    def forfeit(
+        self, tournament_id: str, round_number: int, board: int, winner: str | None, reason: str
+    ) -> StoredEvent:
+        """A board of the current round decided without play: its match has no result yet."""
+        t = self.tournament(tournament_id)
+        found = self._board(t, round_number, board)
+        if winner is not None and winner not in (found.pairing.first, found.pairing.second):
+            raise InvalidCommand("unknown_player", f"{winner!r} does not play on this board")
+        if found.pairing.second is None or found.match_id is None:
+            raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
+        if (round_number, board) in t.forfeits:
+            raise RuleViolation("board_decided", "this board is already decided by forfeit")
+        if self.result(found.match_id, self.matches.clock(), Known()) is not None:
+            raise RuleViolation("board_decided", "this board's match has a result already")
+        payload = {"round": round_number, "board": board, "winner": winner, "reason": reason}
+        return self._append(t, [NewEvent(fold.FORFEIT, ORGANIZER, self.matches.clock(), payload)])[
+            0
+        ]
+
+    def withdraw(self, tournament_id: str, player: str, reason: str) -> StoredEvent:
+        """The player is paired in no later round; the games played stay."""
+        t = self.tournament(tournament_id)
+        if t.player(player) is None:
+            raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
+        if player in t.withdrawn:
+            raise RuleViolation("player_withdrawn", f"{player!r} has withdrawn already")
+        payload = {"player": player, "reason": reason}
+        now = self.matches.clock()
+        return self._append(t, [NewEvent(fold.WITHDRAWN, ORGANIZER, now, payload)])[0]
+
+    # helpers
+
+    def _append(self, t: Tournament, batch: Sequence[NewEvent]) -> list[StoredEvent]:
+        try:
+            return self.store.append(t.tournament_id, t.last_seq, batch)
+        except VersionConflict as conflict:
+            raise RuleViolation(
+                "version_conflict", "the tournament changed meanwhile: read it and ask again"
+            ) from conflict
+
+    def _board(self, t: Tournament, round_number: int, board: int) -> Board:
+        paired = next((r for r in t.rounds if r.number == round_number), None)
+        if paired is None:
+            raise InvalidCommand("unknown_board", f"round {round_number} is not paired")
+        found = next((b for b in paired.boards if b.pairing.board == board), None)
+        if found is None:
+            raise InvalidCommand("unknown_board", f"round {round_number} has no board {board}")
+        return found
+
+    def _require_unstarted(self, paired: fold.PairedRound) -> None:
+        for board in paired.boards:
+            if board.match_id is not None and self.matches.match(board.match_id).last_seq > 2:
+                raise RuleViolation(
+                    "round_started", f"board {board.pairing.board}'s match has started"
+                )
+
+    def _create_matches(
+        self, t: Tournament, pairings: Sequence[Any]
+    ) -> tuple[list[Board], dict[str, Any]]:
+        """One ordinary match per pairing with an opponent (seat alpha: the pairing's first,
+        who holds the Advantage), and every role link of each."""
+        boards, tokens = [], {}
+        for pairing in pairings:
+            if pairing.second is None:
+                boards.append(Board(pairing, None))
+                continue
+            config = t.config_for(pairing.round)
+            made = self.matches.create_match(
+                t.game, (fold.FIRST_SEAT, fold.SECOND_SEAT), fold.FIRST_SEAT, config
+            )
+            boards.append(Board(pairing, made.match.match_id))
+            tokens[made.match.match_id] = made.tokens
+        return boards, tokens
+
+
+def role_links(match_id: str, tokens: Mapping[str, Any]) -> dict[str, str]:
+    """The console link of each role (the token in the fragment, never sent to a server)."""
+    base = f"/console/matches/{match_id}#"
+    links = {"host": base + urlencode({"role": "host", "token": tokens["host"]})}
+    for seat, token in tokens["seats"].items():
+        links[seat] = base + urlencode({"role": f"seat:{seat}", "token": token})
+    links["auditor"] = base + urlencode({"role": "auditor", "token": tokens["auditor"]})
+    links["spectator"] = base + urlencode({"role": "spectator"})
+    return links

@@ -1,0 +1,203 @@
+"""The tournaments' store: a tournament row and its own stream of sealed, chained events.
+
+Appends take the same path as a match's, as functions of one write transaction: a conditional
+UPDATE of ``last_seq`` (the optimistic claim: a racing writer finds it moved and gets a
+``VersionConflict``), then the events sealed by ``events.appending.seal_batch`` (the envelope's
+``match_id`` field holds the tournament id) and inserted. Record time never goes backwards
+within a stream. No global position: tournament events are not match events and stay out of
+the operator's feed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from events.appending import record_time, seal_batch
+from events.engine import WRITE
+from events.envelope import GENESIS_HASH, NewEvent, StoredEvent
+from events.errors import InvalidEvent, StoreError, VersionConflict
+from events.store import EventStore, check_batch, storable
+from events.tournament_tables import tournament_events, tournaments
+
+
+class UnknownTournament(StoreError):
+    code = "unknown_tournament"
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(f"no tournament with id {tournament_id!r}")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    tournament_id: str
+    name: str
+    game: str
+    created_at: datetime
+    organizer_hash: str
+    last_seq: int
+
+
+class TournamentStore:
+    """Tournament rows and streams in the same database as the matches (``store.engine``),
+    stamped by the same clock."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.engine = store.engine
+
+    @contextmanager
+    def _writer(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            conn.execution_options(**{WRITE: True})  # SQLite: BEGIN IMMEDIATE
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _reader(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def create(self, record: TournamentRecord, first: Sequence[NewEvent]) -> list[StoredEvent]:
+        """Store the tournament and its first events in one transaction."""
+        check_batch(first)
+        with self._writer() as conn:
+            row = {**record.__dict__, "last_seq": 0}
+            conn.execute(insert(tournaments).values(row))
+            return _append(conn, record.tournament_id, 0, first, self.store._now())
+
+    def get(self, tournament_id: str) -> TournamentRecord:
+        """The tournament as stored now; raises UnknownTournament."""
+        if storable(tournament_id):
+            with self._reader() as conn:
+                query = select(tournaments).where(tournaments.c.tournament_id == tournament_id)
+                row = conn.execute(query).first()
+            if row is not None:
+                return _record(row)
+        raise UnknownTournament(tournament_id)
+
+    def listed(self, limit: int = 100, offset: int = 0) -> list[TournamentRecord]:
+        query = select(tournaments).order_by(
+            tournaments.c.created_at.desc(), tournaments.c.tournament_id
+        )
+        with self._reader() as conn:
+            return [_record(row) for row in conn.execute(query.limit(limit).offset(offset))]
+
+    def count(self) -> int:
+        with self._reader() as conn:
+            found: int = conn.execute(select(func.count()).select_from(tournaments)).scalar_one()
+        return found
+
+    def append(
+        self, tournament_id: str, expected_seq: int, batch: Sequence[NewEvent]
+    ) -> list[StoredEvent]:
+        """Append ``batch`` after seq ``expected_seq``; raises VersionConflict when another
+        writer got in first, UnknownTournament when there is no such tournament."""
+        check_batch(batch)
+        self.get(tournament_id)
+        try:
+            with self._writer() as conn:
+                return _append(conn, tournament_id, expected_seq, batch, self.store._now())
+        except IntegrityError as error:  # a racing insert of the same seqs
+            raise VersionConflict(expected_seq, self.get(tournament_id).last_seq) from error
+
+    def read(self, tournament_id: str, recorded_by: datetime | None = None) -> list[StoredEvent]:
+        """The stream in seq order, recorded at or before ``recorded_by`` (None: all)."""
+        if not storable(tournament_id):
+            return []
+        query = select(tournament_events).where(tournament_events.c.tournament_id == tournament_id)
+        if recorded_by is not None:
+            query = query.where(tournament_events.c.recorded_at <= recorded_by)
+        with self._reader() as conn:
+            rows = conn.execute(query.order_by(tournament_events.c.seq)).all()
+        return [_event(row) for row in rows]
+
+
+def _append(
+    conn: Connection,
+    tournament_id: str,
+    expected: int,
+    batch: Sequence[NewEvent],
+    now: datetime,
+) -> list[StoredEvent]:
+    claim = (
+        update(tournaments)
+        .where(tournaments.c.tournament_id == tournament_id, tournaments.c.last_seq == expected)
+        .values(last_seq=expected + len(batch))
+    )
+    if conn.execute(claim).rowcount != 1:
+        actual = conn.execute(
+            select(tournaments.c.last_seq).where(tournaments.c.tournament_id == tournament_id)
+        ).scalar_one_or_none()
+        if actual is None:
+            raise UnknownTournament(tournament_id)
+        raise VersionConflict(expected, actual)
+    prev_hash, prev_recorded = _tail(conn, tournament_id, expected)
+    sealed = seal_batch(
+        batch, tournament_id, expected, record_time(now, prev_recorded), None, prev_hash
+    )
+    for event in sealed:
+        if event.private_to is not None or event.source is not None:
+            raise InvalidEvent("a tournament event is public and has no source")
+    conn.execute(insert(tournament_events), [_row(event) for event in sealed])
+    return sealed
+
+
+def _tail(conn: Connection, tournament_id: str, seq: int) -> tuple[str, datetime | None]:
+    if seq == 0:
+        return GENESIS_HASH, None
+    query = select(tournament_events.c.hash, tournament_events.c.recorded_at).where(
+        tournament_events.c.tournament_id == tournament_id, tournament_events.c.seq == seq
+    )
+    row = conn.execute(query).one()
+    return row.hash, row.recorded_at
+
+
+def _row(event: StoredEvent) -> dict[str, Any]:
+    return {
+        "tournament_id": event.match_id,
+        "seq": event.seq,
+        "type": event.type,
+        "actor": event.actor,
+        "occurred_at": event.occurred_at,
+        "recorded_at": event.recorded_at,
+        "payload": event.payload,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def _event(row: Row[Any]) -> StoredEvent:
+    return StoredEvent(
+        match_id=row.tournament_id,
+        seq=row.seq,
+        position=0,
+        type=row.type,
+        actor=row.actor,
+        occurred_at=row.occurred_at.astimezone(UTC),
+        recorded_at=row.recorded_at.astimezone(UTC),
+        payload=row.payload,
+        private_to=None,
+        salt=None,
+        commitment=None,
+        idempotency_key=None,
+        prev_hash=row.prev_hash,
+        hash=row.hash,
+    )
+
+
+def _record(row: Row[Any]) -> TournamentRecord:
+    return TournamentRecord(
+        row.tournament_id,
+        row.name,
+        row.game,
+        row.created_at,
+        row.organizer_hash,
+        row.last_seq,
+    )
