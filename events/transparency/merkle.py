@@ -9,7 +9,9 @@ a store keeps them in an append-only table (:class:`Subtrees`) and :func:`new_no
 rows an append adds (about two on average). Every hash the RFC's recursions ask for -- ``MTH`` of
 a range that starts at a multiple of a power of two at least its size -- is one perfect node, or
 splits at the largest power of two below its size into one perfect node and a smaller such range;
-so a root or a proof reads O(log n) nodes (O(log^2 n) at worst) and never rehashes a leaf.
+so a root reads at most log2(n) nodes, a proof at most 2 log2(n), and no leaf is rehashed. Which
+nodes depends on the sizes only: ``nodes_for_*`` list them, for a store to fetch in one query and
+answer from a :class:`NodeMap`.
 
 Argument errors (a leaf index outside the tree, sizes out of order) and failed verifications both
 raise :class:`ProofError` with a short stable ``reason``; see docs/transparency.md.
@@ -18,7 +20,7 @@ raise :class:`ProofError` with a short stable ``reason``; see docs/transparency.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Protocol
 
 HASH_SIZE: Final = 32
@@ -186,6 +188,60 @@ def verify_consistency(
         raise ProofError("first_root_mismatch", "the proof does not lead to the first root")
     if sr != second_root:
         raise ProofError("second_root_mismatch", "the proof does not lead to the second root")
+
+
+Node = tuple[int, int]  # (level, index) of a perfect subtree
+
+
+def nodes_for_append(index: int) -> list[Node]:
+    """The nodes :func:`new_nodes` reads to append leaf ``index``: one left sibling per level."""
+    _check_size(index, "index")
+    return [(level, (index >> level) - 1) for level in range(_trailing_ones(index))]
+
+
+def nodes_for_root(size: int) -> list[Node]:
+    """The nodes :func:`root_hash` reads, left to right (none for the empty tree)."""
+    return _recorded(lambda tree: root_hash(tree, size))
+
+
+def nodes_for_inclusion(index: int, size: int) -> list[Node]:
+    """The nodes :func:`inclusion_proof` reads: fetch them in one query, then answer from a
+    :class:`NodeMap`. They depend on the sizes only, never on the hashes."""
+    return _recorded(lambda tree: inclusion_proof(tree, index, size))
+
+
+def nodes_for_consistency(first: int, second: int) -> list[Node]:
+    """The nodes :func:`consistency_proof` reads (as :func:`nodes_for_inclusion`)."""
+    return _recorded(lambda tree: consistency_proof(tree, first, second))
+
+
+class NodeMap:
+    """A :class:`Subtrees` over nodes fetched beforehand; a node it lacks is a ``KeyError``."""
+
+    def __init__(self, nodes: Mapping[Node, bytes]) -> None:
+        self._nodes = nodes
+
+    def perfect(self, level: int, index: int) -> bytes:
+        return self._nodes[(level, index)]
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.read: dict[Node, None] = {}
+
+    def perfect(self, level: int, index: int) -> bytes:
+        self.read[(level, index)] = None
+        return EMPTY_ROOT
+
+
+def _recorded(run: Callable[[Subtrees], object]) -> list[Node]:
+    recorder = _Recorder()
+    run(recorder)
+    return list(recorder.read)
+
+
+def _trailing_ones(n: int) -> int:
+    return (n ^ (n + 1)).bit_length() - 1
 
 
 class MemoryTree:

@@ -16,12 +16,17 @@ import pytest
 from events.transparency.merkle import (
     EMPTY_ROOT,
     MemoryTree,
+    NodeMap,
     ProofError,
     consistency_proof,
     inclusion_proof,
     leaf_hash,
     new_nodes,
     node_hash,
+    nodes_for_append,
+    nodes_for_consistency,
+    nodes_for_inclusion,
+    nodes_for_root,
     root_hash,
     verify_consistency,
     verify_inclusion,
@@ -407,3 +412,40 @@ def test_a_memory_tree_refuses_nodes_it_does_not_hold() -> None:
         with pytest.raises(KeyError):
             tree.perfect(level, index)
     assert tree.root() == _root(8) and tree.size == 8
+
+
+def test_the_nodes_a_store_prefetches_are_exactly_those_the_answers_read() -> None:
+    tree = MemoryTree()
+    for i in range(70):
+        before = MemoryTree()
+        for j in range(i):
+            before.append(b"%d" % j)
+        wanted = nodes_for_append(i)
+        fetched = NodeMap({node: tree.perfect(*node) for node in wanted})
+        assert new_nodes(i, leaf_hash(b"%d" % i), fetched) == new_nodes(
+            i, leaf_hash(b"%d" % i), before
+        )
+        tree.append(b"%d" % i)
+        size = i + 1
+        root_nodes = nodes_for_root(size)
+        assert root_hash(NodeMap({n: tree.perfect(*n) for n in root_nodes}), size) == tree.root()
+        for index in range(size):
+            wanted = nodes_for_inclusion(index, size)
+            fetched = NodeMap({node: tree.perfect(*node) for node in wanted})
+            assert inclusion_proof(fetched, index, size) == inclusion_proof(tree, index, size)
+            assert len(wanted) <= 2 * size.bit_length()
+        for first in range(size + 1):
+            wanted = nodes_for_consistency(first, size)
+            fetched = NodeMap({node: tree.perfect(*node) for node in wanted})
+            assert consistency_proof(fetched, first, size) == consistency_proof(tree, first, size)
+
+
+def test_prefetching_refuses_what_the_proofs_refuse() -> None:
+    with pytest.raises(ProofError):
+        nodes_for_inclusion(3, 3)
+    with pytest.raises(ProofError):
+        nodes_for_consistency(4, 3)
+    with pytest.raises(ProofError):
+        nodes_for_append(-1)
+    with pytest.raises(KeyError):
+        NodeMap({}).perfect(0, 0)
