@@ -81,11 +81,17 @@ def verify_record(
     return VerifyReport(match_id, tuple(checks))
 
 
+def counting(count: int, noun: str) -> str:
+    """``1 event``, ``2 events``: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def chain_check(events: Sequence[StoredEvent]) -> Check:
     """Hashes and links only: salts are left to the commitment check."""
     report = verify_chain(events, commitments=False)
     if report.ok:
-        return Check("chain", True, f"{len(events)} events, seq 1..{len(events)}, hashes linked")
+        counted = f"{counting(len(events), 'event')}, seq 1..{len(events)}, hashes linked"
+        return Check("chain", True, counted)
     return Check(
         "chain", False, f"seq {report.first_bad_seq}: {report.problem}", report.first_bad_seq
     )
@@ -108,7 +114,8 @@ def commitment_check(events: Sequence[StoredEvent]) -> Check:
             f" event are withheld ({len(withheld)} withheld), so its commitment cannot be checked"
         )
         return Check("commitments", False, detail, withheld[0])
-    detail = f"{len(revealed)} revealed commitments match"
+    matches = "match" if len(revealed) != 1 else "matches"
+    detail = f"{counting(len(revealed), 'revealed commitment')} {matches}"
     return Check("commitments", True, detail + (f", {len(withheld)} withheld" if withheld else ""))
 
 

@@ -17,6 +17,7 @@ import httpx
 
 from adjudicator.games.zombego.notation import command_body as command_for
 from api.cli.entering import HostEntry
+from projections.verify import counting
 
 WHITE, BLACK = "white", "black"
 DEMO_PLY_CAP = 400
@@ -73,7 +74,8 @@ def moves_text(played: list[tuple[str, str, str]]) -> str:
 
 def result_line(state: dict[str, Any]) -> str:
     counts = ", ".join(
-        f"{seat} {c['living']} living/{c['zombies']} zombies" for seat, c in state["counts"].items()
+        f"{seat} {c['living']} living/{counting(c['zombies'], 'zombie')}"
+        for seat, c in state["counts"].items()
     )
     result = state["result"]
     winner = result["winner"] if result["winner"] is not None else "none (draw)"

@@ -280,6 +280,14 @@ def _operator_parser(sub: Any) -> None:
 
 def _help_parser(sub: Any) -> None:
     listing = sub.add_parser("help", help="list every command, one line each")
+    listing.add_argument(
+        "--also",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "TEXT"),
+        help="a row listed first, in the same columns (./dev's own tasks)",
+    )
     listing.set_defaults(func=list_commands)
 
 
@@ -321,12 +329,26 @@ def commands(top: argparse.ArgumentParser) -> list[tuple[str, str]]:
 
 def list_commands(args: argparse.Namespace) -> int:
     """``help``: one line per command, then where each command's options are described."""
-    rows = commands(parser())
+    rows = [(name, text) for name, text in args.also] + commands(parser())
     width = max(len(name) for name, _ in rows)
     for name, text in rows:
         print(f"  {name:<{width}}  {text}")
     print("Options of a command: ./dev COMMAND --help")
     return 0
+
+
+SIGPIPE_STATUS = 141
+"""The exit status of a command whose reader stopped early (``verify --json | head``), as a shell
+tool stopped by SIGPIPE has."""
+
+
+def _reader_gone() -> int:
+    """Standard output's reader went away: stop quietly (nothing is left to say to it, and
+    Python's own flush at exit must not complain either)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return SIGPIPE_STATUS
 
 
 class CliError(Exception):
@@ -351,6 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.parser.error(problem)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()  # here, where a reader that stopped early can be told from a failure
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 2

@@ -89,11 +89,14 @@ def transcript_command(database_url: str, args: argparse.Namespace) -> int:
     service = MatchService(store, all_games(), lambda: datetime.now(UTC))
     grant = TokenGrant(args.match, "host", None)
     act = transcripts.enter if args.action == "enter" else transcripts.preview
+    progress = Progress()
     try:
-        answer = act(service, args.match, grant, handed, transcripts.Page(0, ALL), _progress)
+        answer = act(service, args.match, grant, handed, transcripts.Page(0, ALL), progress)
     except (DomainError, StoreError) as error:
+        progress.end()
         return _refused(error)
     finally:
+        progress.end()
         store.dispose()
     print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _table(answer))
     return 0
@@ -157,8 +160,26 @@ def _refused(error: DomainError | StoreError) -> int:
     return 1
 
 
-def _progress(done: int, total: int) -> None:
-    print(f"\r{done}/{total} posts", end="\n" if done == total else "", file=sys.stderr)
+class Progress:
+    """How many posts are decided, on standard error: one line rewritten in place on a
+    terminal, the final count alone elsewhere; :meth:`end` finishes a line left open (a run
+    stopped half way), so what follows starts on a line of its own."""
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def __call__(self, done: int, total: int) -> None:
+        last = done == total
+        if not (last or sys.stderr.isatty()):
+            return
+        text = f"{done}/{total} {'post' if total == 1 else 'posts'}"
+        print(f"\r{text}" if self.open else text, end="\n" if last else "", file=sys.stderr)
+        self.open = not last
+
+    def end(self) -> None:
+        if self.open:
+            print(file=sys.stderr)
+            self.open = False
 
 
 def _table(answer: dict[str, Any]) -> str:
