@@ -1,0 +1,227 @@
+"""The tournament rules refuse bad settings and bad rounds with a stable code, and run every
+format: elimination seeding and byes, the grand-final reset, withdrawals, crosstable, bracket."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.kernel.errors import Code
+from adjudicator.tournaments import (
+    Bracket,
+    Format,
+    Pairing,
+    Player,
+    Result,
+    Round,
+    Settings,
+    Tiebreak,
+    TournamentError,
+    check_settings,
+    pair_next,
+    planned_rounds,
+    standings,
+)
+from tests.unit.tournaments.play import field, higher_seed_wins, play, results, settings
+
+RR = settings(Format.ROUND_ROBIN)
+SWISS = settings(Format.SWISS, 3)
+SINGLE = settings(Format.SINGLE_ELIMINATION)
+DOUBLE = settings(Format.DOUBLE_ELIMINATION)
+
+
+def refused(code: Code, call: object) -> None:
+    assert callable(call)
+    with pytest.raises(TournamentError) as e:
+        call()
+    assert e.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("s", "players", "code"),
+    [
+        (RR, field(1), "too_few_players"),
+        (RR, [Player("a", "A", 1), Player("a", "B", 2)], "duplicate_player"),
+        (RR, [Player("a", "A", 1), Player("b", "B", 3)], "bad_seeds"),
+        (settings(Format.SWISS), field(8), "bad_rounds"),
+        (settings(Format.SWISS, 0), field(8), "bad_rounds"),
+        (settings(Format.ROUND_ROBIN, 3), field(8), "bad_rounds"),
+        (settings(Format.SWISS, 8), field(8), "too_many_rounds"),
+        (
+            settings(Format.SINGLE_ELIMINATION, None, Tiebreak.BUCHHOLZ),
+            field(8),
+            "tiebreak_not_for_format",
+        ),
+        (
+            settings(Format.DOUBLE_ELIMINATION, None, Tiebreak.DIRECT_ENCOUNTER),
+            field(8),
+            "tiebreak_not_for_format",
+        ),
+        (
+            settings(Format.SWISS, 3, Tiebreak.GAME_POINTS_DIFF, points_game=False),
+            field(8),
+            "tiebreak_not_for_format",
+        ),
+        (settings(Format.SWISS, 3, Tiebreak.WINS, Tiebreak.WINS), field(8), "duplicate_tiebreak"),
+    ],
+)
+def test_settings_the_format_cannot_run_are_refused(
+    s: Settings, players: list[Player], code: Code
+) -> None:
+    refused(code, lambda: check_settings(s, players))
+    refused(code, lambda: pair_next(s, players, []))
+
+
+def test_settings_every_format_can_run_pass() -> None:
+    check_settings(settings(Format.SWISS, 7, *Tiebreak), field(8))
+    check_settings(
+        settings(Format.DOUBLE_ELIMINATION, None, Tiebreak.WINS, Tiebreak.GAME_POINTS_DIFF),
+        field(3),
+    )
+
+
+def test_planned_rounds() -> None:
+    assert planned_rounds(RR, 8) == 7
+    assert planned_rounds(RR, 7) == 7
+    assert planned_rounds(settings(Format.DOUBLE_ROUND_ROBIN), 5) == 10
+    assert planned_rounds(SWISS, 16) == 3
+    assert planned_rounds(SINGLE, 9) == 4
+    assert planned_rounds(DOUBLE, 8) is None
+
+
+def test_the_next_round_waits_for_every_result() -> None:
+    players = field(4)
+    first = pair_next(RR, players, [])
+    partial = Round(1, first, {1: higher_seed_wins(1, first[0])})
+    refused("round_not_finished", lambda: pair_next(RR, players, [partial]))
+
+
+def test_nothing_is_paired_after_the_last_round() -> None:
+    players = field(4)
+    rounds = play(RR, players, higher_seed_wins)
+    assert len(rounds) == 3
+    refused("tournament_finished", lambda: pair_next(RR, players, rounds))
+
+
+def test_bad_rounds_and_results_are_refused() -> None:
+    players = field(4)
+    r1 = pair_next(RR, players, [])
+    good = results(1, r1, higher_seed_wins)
+    refused("bad_round", lambda: pair_next(RR, players, [Round(2, r1, good.results)]))
+    refused(
+        "bad_result", lambda: pair_next(RR, players, [Round(1, r1, {9: Result(1, 9, "p1", 0, 0)})])
+    )
+    wrong = {1: Result(1, 1, "p2", 0, 0), 2: good.results[2]}
+    refused("unknown_player", lambda: pair_next(RR, players, [Round(1, r1, wrong)]))
+    stranger = (Pairing(1, 1, "p1", "zz"), r1[1])
+    refused("unknown_player", lambda: standings(RR, players, [Round(1, stranger, {})]))
+    refused("unknown_player", lambda: pair_next(RR, players, [good], frozenset({"zz"})))
+
+
+def test_an_elimination_match_needs_a_winner() -> None:
+    players = field(4)
+    r1 = pair_next(SINGLE, players, [])
+    drawn = {p.board: Result(1, p.board, None, 2, 2) for p in r1}
+    refused("elimination_needs_winner", lambda: pair_next(SINGLE, players, [Round(1, r1, drawn)]))
+
+
+def pairs(pairings: tuple[Pairing, ...]) -> list[tuple[int, int | None]]:
+    return [
+        (min(int(p.first[1:]), int(p.second[1:])), max(int(p.first[1:]), int(p.second[1:])))
+        if p.second
+        else (int(p.first[1:]), None)
+        for p in pairings
+    ]
+
+
+def test_single_elimination_seeds_so_the_top_two_meet_only_in_the_final() -> None:
+    players = field(8)
+    rounds = play(SINGLE, players, higher_seed_wins)
+    assert [pairs(r.pairings) for r in rounds] == [
+        [(1, 8), (4, 5), (2, 7), (3, 6)],
+        [(1, 4), (2, 3)],
+        [(1, 2)],
+    ]
+    table = standings(SINGLE, players, rounds)
+    assert table.finished and table.champion == "p1"
+    assert [r.player for r in table.rows][:2] == ["p1", "p2"]
+    assert table.bracket is not None and len(table.bracket) == 7
+
+
+def test_byes_go_to_the_top_seeds_and_need_no_result() -> None:
+    players = field(5)
+    first = pair_next(SINGLE, players, [])
+    assert pairs(first) == [(4, 5), (1, None), (2, None), (3, None)]
+    assert [p.bracket for p in first] == [Bracket.WINNERS] * 4
+    rounds = [results(1, first, higher_seed_wins)]
+    assert pairs(pair_next(SINGLE, players, rounds)) == [(1, 4), (2, 3)]
+    bye = Round(1, first, {**rounds[0].results, 2: Result(1, 2, None, 0, 0)})
+    refused("bad_result", lambda: pair_next(SINGLE, players, [bye]))
+
+
+def lower_seed_wins_the_grand_final(number: int, p: Pairing) -> Result:
+    result = higher_seed_wins(number, p)
+    if p.bracket is Bracket.GRAND_FINAL:
+        assert p.second is not None
+        loser = p.second if result.winner == p.first else p.first
+        return Result(number, p.board, loser, 0.0, 0.0)
+    return result
+
+
+def test_double_elimination_resets_the_grand_final_when_the_losers_side_wins_it() -> None:
+    players = field(4)
+    rounds = play(DOUBLE, players, lower_seed_wins_the_grand_final)
+    brackets = [[(p.bracket, pairs((p,))[0]) for p in r.pairings] for r in rounds]
+    assert brackets == [
+        [(Bracket.WINNERS, (1, 4)), (Bracket.WINNERS, (2, 3))],
+        [(Bracket.WINNERS, (1, 2)), (Bracket.LOSERS, (3, 4))],
+        [(Bracket.LOSERS, (2, 3))],
+        [(Bracket.GRAND_FINAL, (1, 2))],
+        [(Bracket.GRAND_FINAL_RESET, (1, 2))],
+    ]
+    table = standings(DOUBLE, players, rounds)
+    assert table.champion == "p1"  # the reset is won by the higher seed again
+    assert [r.player for r in table.rows] == ["p1", "p2", "p3", "p4"]
+
+
+def test_double_elimination_ends_at_the_grand_final_when_the_winners_side_wins_it() -> None:
+    rounds = play(DOUBLE, field(4), higher_seed_wins)
+    assert len(rounds) == 4 and rounds[-1].pairings[0].bracket is Bracket.GRAND_FINAL
+
+
+def test_a_withdrawn_player_is_not_paired_again_and_keeps_the_games_played() -> None:
+    players = field(6)
+    gone = frozenset({"p2"})
+    rounds = play(SWISS, players, higher_seed_wins, lambda n: gone if n > 1 else frozenset())
+    assert all("p2" not in (p.first, p.second) for r in rounds[1:] for p in r.pairings)
+    row = next(r for r in standings(SWISS, players, rounds, gone).rows if r.player == "p2")
+    assert row.withdrawn and row.played == 1
+
+
+def test_a_withdrawn_round_robin_players_opponents_have_byes() -> None:
+    players = field(4)
+    gone = frozenset({"p4"})
+    rounds = play(RR, players, higher_seed_wins, lambda n: gone if n > 1 else frozenset())
+    assert [pairs(r.pairings) for r in rounds] == [
+        [(1, 4), (2, 3)],
+        [(3, None), (1, 2)],
+        [(2, None), (1, 3)],
+    ]
+
+
+def test_a_withdrawn_elimination_players_opponent_goes_through() -> None:
+    players = field(4)
+    gone = frozenset({"p2"})
+    rounds = play(SINGLE, players, higher_seed_wins, lambda n: gone if n > 1 else frozenset())
+    assert [pairs(r.pairings) for r in rounds] == [[(1, 4), (2, 3)], [(1, None)]]
+    assert standings(SINGLE, players, rounds, gone).champion == "p1"
+
+
+def test_the_round_robin_standings_carry_the_crosstable() -> None:
+    players = field(4)
+    rounds = play(RR, players, higher_seed_wins)
+    table = standings(RR, players, rounds)
+    assert table.crosstable is not None and table.bracket is None
+    cells = table.crosstable["p1"]["p4"]
+    assert [(c.round, c.first, c.score) for c in cells] == [(1, True, 1.0)]
+    assert [r.points for r in table.rows] == [3.0, 2.0, 1.0, 0.0]
+    assert table.finished and table.champion == "p1"
