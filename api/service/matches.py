@@ -108,7 +108,10 @@ class MatchService:
         advantage: str | None,
         config: Mapping[str, Any],
         seed: int | None = None,
+        tournament: Mapping[str, Any] | None = None,
     ) -> Created:
+        """A new match; ``tournament`` (its id, round and board) is recorded in its setup and
+        its ``match.created`` event when a tournament creates it."""
         game = self.game(game_name)
         if seats[0] == seats[1]:
             raise InvalidCommand("duplicate_seat", "the two seats need different names")
@@ -122,6 +125,8 @@ class MatchService:
             raise ConfigInvalid(error) from None
         seed = secrets.randbits(63) if seed is None else seed
         setup = {"seats": list(seats), "advantage": advantage, "config": checked, "seed": seed}
+        if tournament is not None:
+            setup["tournament"] = dict(tournament)
         tokens, records = issue_match_tokens(seats)
         now, match_id = self.clock(), str(uuid.uuid4())
         public = {k: v for k, v in setup.items() if k != "seed"}

@@ -251,7 +251,17 @@ class TournamentService:
                 continue
             config = t.config_for(pairing.round)
             made = self.matches.create_match(
-                t.game, (fold.FIRST_SEAT, fold.SECOND_SEAT), fold.FIRST_SEAT, config
+                t.game,
+                (fold.FIRST_SEAT, fold.SECOND_SEAT),
+                fold.FIRST_SEAT,
+                config,
+                tournament={
+                    "id": t.tournament_id,
+                    "round": pairing.round,
+                    "board": pairing.board,
+                    "first": pairing.first,
+                    "second": pairing.second,
+                },
             )
             boards.append(Board(pairing, made.match.match_id))
             tokens[made.match.match_id] = made.tokens
