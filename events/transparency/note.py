@@ -81,8 +81,14 @@ def key_id(name: str, sig_type: int, public_key: bytes) -> bytes:
 
 
 def is_valid_name(name: str) -> bool:
-    """Non-empty, no Unicode space, no ``+``, no control character (as the Go reference)."""
-    return bool(name) and "+" not in name and not any(c.isspace() or c < " " for c in name)
+    """Non-empty UTF-8, no Unicode space, no ``+``, no control character (as the Go reference)."""
+    if not name or "+" in name or any(c.isspace() or c < " " for c in name):
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def cosigned_message(text: str, timestamp: int) -> bytes:
