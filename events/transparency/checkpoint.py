@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from events.transparency.merkle import HASH_SIZE, MAX_SIZE
+from events.transparency.merkle import HASH_SIZE, MAX_SIZE, verify_consistency
 from events.transparency.note import Note, Signer, Verifier, open_note
 
 _SIZE: Final = re.compile(r"0|[1-9][0-9]{0,18}")
@@ -22,7 +22,7 @@ _SIZE: Final = re.compile(r"0|[1-9][0-9]{0,18}")
 
 class CheckpointError(ValueError):
     """A checkpoint refused. ``reason`` is one of: ``malformed``, ``bad_origin``, ``bad_size``,
-    ``bad_root``, ``bad_extension``, ``wrong_origin``."""
+    ``bad_root``, ``bad_extension``, ``wrong_origin``, ``rollback``, ``fork``."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -79,6 +79,21 @@ def open_checkpoint(
     if origin is not None and cp.origin != origin:
         raise CheckpointError("wrong_origin", f"checkpoint of {cp.origin!r}, not {origin!r}")
     return cp, opened
+
+
+def check_extends(old: Checkpoint, new: Checkpoint, proof: Sequence[bytes]) -> None:
+    """A witness's check: ``new`` is the same log as ``old`` and extends it (RFC 9162 consistency
+    ``proof`` from ``old.size`` to ``new.size``). Raises :class:`CheckpointError` (``wrong_origin``;
+    ``rollback``: ``new`` is smaller; ``fork``: the same size with another root) or
+    :class:`~events.transparency.merkle.ProofError` (the proof does not show ``new`` extends
+    ``old``: a fork too, or a bad proof; a witness cannot tell which and must refuse both)."""
+    if new.origin != old.origin:
+        raise CheckpointError("wrong_origin", f"checkpoint of {new.origin!r}, not {old.origin!r}")
+    if new.size < old.size:
+        raise CheckpointError("rollback", f"tree size {new.size} is below the {old.size} seen")
+    if new.size == old.size and new.root != old.root:
+        raise CheckpointError("fork", f"two roots for the tree size {new.size}")
+    verify_consistency(old.size, new.size, old.root, new.root, proof)
 
 
 def _parse_size(line: str) -> int:

@@ -8,12 +8,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events.transparency.checkpoint import (
     Checkpoint,
     CheckpointError,
+    check_extends,
     format_checkpoint,
     open_checkpoint,
     parse_checkpoint,
     sign_checkpoint,
 )
-from events.transparency.merkle import EMPTY_ROOT, MemoryTree
+from events.transparency.merkle import EMPTY_ROOT, MemoryTree, ProofError, consistency_proof
 from events.transparency.note import CosignatureSigner, NoteError, Signer
 
 SPEC_TEXT = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n"
@@ -115,3 +116,38 @@ def test_an_invalid_checkpoint_cannot_be_formatted(cp: Checkpoint, reason: str) 
     with pytest.raises(CheckpointError) as refused:
         format_checkpoint(cp)
     assert refused.value.reason == reason
+
+
+def _grown(leaves: list[bytes]) -> MemoryTree:
+    tree = MemoryTree()
+    for leaf in leaves:
+        tree.append(leaf)
+    return tree
+
+
+def test_a_witness_accepts_a_checkpoint_that_extends_the_last_one_it_saw() -> None:
+    tree = _grown([b"m%d" % i for i in range(11)])
+    old, new = Checkpoint("o", 6, tree.root(6)), Checkpoint("o", 11, tree.root())
+    check_extends(old, new, consistency_proof(tree, 6, 11))
+    check_extends(new, new, [])
+    check_extends(Checkpoint("o", 0, EMPTY_ROOT), new, [])
+
+
+def test_a_witness_refuses_a_fork_a_rollback_or_another_log() -> None:
+    tree = _grown([b"m%d" % i for i in range(11)])
+    leaves = [b"m%d" % i for i in range(11)]
+    forked = _grown([*leaves[:5], b"rewritten", *leaves[6:]])
+    old = Checkpoint("o", 6, tree.root(6))
+    other_history = Checkpoint("o", 11, forked.root())
+    with pytest.raises(ProofError):
+        check_extends(old, other_history, consistency_proof(forked, 6, 11))
+    with pytest.raises(ProofError):
+        check_extends(old, other_history, consistency_proof(tree, 6, 11))
+    for new, proof, reason in (
+        (Checkpoint("o", 6, forked.root(6)), [], "fork"),
+        (Checkpoint("o", 5, tree.root(5)), [], "rollback"),
+        (Checkpoint("p", 11, tree.root()), consistency_proof(tree, 6, 11), "wrong_origin"),
+    ):
+        with pytest.raises(CheckpointError) as refused:
+            check_extends(old, new, proof)
+        assert refused.value.reason == reason
