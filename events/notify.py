@@ -11,8 +11,10 @@ only delays an update until the next poll.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 import psycopg
 from sqlalchemy.engine import URL
@@ -20,6 +22,8 @@ from sqlalchemy.engine import URL
 from events.engine import libpq_url
 
 CHANNEL = "adjudicator_events"
+PROBE_SECONDS = 5.0
+"""A listening connection silent this long is probed (and replaced if it does not answer)."""
 
 
 class Listener:
@@ -89,10 +93,37 @@ class Listener:
                 await asyncio.sleep(1.0)  # the server went away: try again shortly
 
     async def _listen(self, ready: asyncio.Event) -> None:
+        """LISTEN until a lost connection (raising ``psycopg.Error``) or no stream wants it.
+        With a cluster's multi-host URL the connection goes to the primary (``target_session_
+        attrs=read-write``), where the appends NOTIFY; after a failover the new one is found on
+        the next connect, and ``on_listening`` has every stream re-read its tail. A connection
+        that carried nothing for ``PROBE_SECONDS`` is probed: a server that vanished without
+        closing it (a machine lost) would otherwise keep this listening to nothing."""
         async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
             await conn.execute(f"LISTEN {CHANNEL}")
             ready.set()
             self.on_listening()
+            heard = time.monotonic()
             while self.wanted():
                 async for note in conn.notifies(timeout=self.timeout):
+                    heard = time.monotonic()
                     self.on_wake(note.payload)
+                if time.monotonic() - heard >= PROBE_SECONDS:
+                    await _probe(conn)
+                    heard = time.monotonic()
+
+
+async def _probe(conn: psycopg.AsyncConnection[Any]) -> None:
+    """``SELECT 1`` answered within ``PROBE_SECONDS``, else the connection is closed and
+    ``psycopg.OperationalError`` raised. Not by cancelling the query: psycopg would then wait
+    for the server to confirm, which a vanished server never does."""
+    probe = asyncio.ensure_future(conn.execute("SELECT 1"))
+    await asyncio.wait({probe}, timeout=PROBE_SECONDS)
+    if probe.done():
+        probe.result()  # a lost connection's error, if any
+        return
+    await conn.close()  # takes no lock (the probe holds the connection's)
+    probe.cancel()
+    with suppress(asyncio.CancelledError, psycopg.Error):
+        await probe
+    raise psycopg.OperationalError("the server did not answer a probe in time")

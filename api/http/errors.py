@@ -10,7 +10,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, InternalError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
@@ -109,12 +110,20 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
-    async def _unreachable(_: Request, error: DBAPIError) -> JSONResponse:
-        """The database went away or refused the connection: 503, worth a retry."""
-        log.warning("store_unavailable", error=str(error.orig or error).partition("\n")[0])
-        message = "the database did not answer; retry shortly"
-        headers = {"Retry-After": "1"}
-        return JSONResponse(body("store_unavailable", message), status_code=503, headers=headers)
+    @app.exception_handler(PoolTimeout)
+    async def _unreachable(_: Request, error: DBAPIError | PoolTimeout) -> JSONResponse:
+        """The database went away or refused the connection, or no connection came from the
+        pool in time (all of them waiting on a server that is failing over): 503, worth a
+        retry."""
+        return _store_unavailable(error)
+
+    @app.exception_handler(InternalError)
+    async def _internal_database(request: Request, error: InternalError) -> JSONResponse:
+        """A write on a server that has just turned standby (read-only): the primary moved,
+        so 503 as above; any other internal database error is the service's fault."""
+        if getattr(error.orig, "sqlstate", None) == READ_ONLY_TRANSACTION:
+            return _store_unavailable(error)
+        return await _internal(request, error)
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, error: Exception) -> JSONResponse:
@@ -139,6 +148,17 @@ def _not_json(request: Request, details: list[dict[str, Any]]) -> str | None:
     whole_body = any(d["loc"] == ["body"] for d in details)
     is_json = sent == "application/json" or sent.endswith("+json")
     return sent if sent and whole_body and not is_json else None
+
+
+READ_ONLY_TRANSACTION = "25006"
+
+
+def _store_unavailable(error: DBAPIError | PoolTimeout) -> JSONResponse:
+    orig = error.orig if isinstance(error, DBAPIError) else None
+    log.warning("store_unavailable", error=str(orig or error).partition("\n")[0])
+    message = "the database did not answer; retry shortly"
+    headers = {"Retry-After": "1"}
+    return JSONResponse(body("store_unavailable", message), status_code=503, headers=headers)
 
 
 def _invalid_request(error: ValidationError | RequestValidationError) -> JSONResponse:
