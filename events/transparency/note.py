@@ -140,7 +140,10 @@ class Verifier:
 
     def verify(self, text: str, signature: bytes) -> bool:
         """Whether ``signature`` (the bytes after the key id) signs ``text`` under this key."""
-        message = text.encode()
+        try:
+            message = text.encode()
+        except UnicodeEncodeError:
+            return False
         if self.sig_type == COSIGNATURE_V1:
             if len(signature) != 8 + 64:
                 return False
@@ -169,7 +172,8 @@ class _KeyPair:
 
     @classmethod
     def from_skey(cls, skey: str) -> Self:
-        """Parse golang.org/x/mod's ``PRIVATE+KEY+name+hex(key id)+base64(type || seed)``."""
+        """Parse golang.org/x/mod's ``PRIVATE+KEY+name+hex(key id)+base64(type || seed)``. A
+        cosigner also takes an ordinary (0x01) Ed25519 skey, as transparency-dev/formats does."""
         if not skey.startswith(_SKEY_PREFIX):
             raise NoteError("bad_key", "a signer key starts with PRIVATE+KEY+")
         parts = skey[len(_SKEY_PREFIX) :].split("+", 2)
@@ -177,10 +181,10 @@ class _KeyPair:
             raise NoteError("bad_key", "a signer key is PRIVATE+KEY+name+keyid+key")
         name, hex_id, encoded = parts
         raw = _b64decode(encoded, "bad_key")
-        if len(raw) != 33 or raw[0] != cls.sig_type:
-            raise NoteError("bad_key", f"a signer key of this kind is {cls.sig_type:#04x} + seed")
+        if len(raw) != 33 or raw[0] not in (ED25519, cls.sig_type):
+            raise NoteError("bad_key", f"a signer key here is {cls.sig_type:#04x} + a 32-byte seed")
         signer = cls(name, Ed25519PrivateKey.from_private_bytes(raw[1:]))
-        if hex_id != signer.key_id.hex():
+        if hex_id != key_id(name, raw[0], signer.public_key).hex():
             raise NoteError("bad_key", f"key id {hex_id} does not match the key")
         return signer
 

@@ -292,3 +292,22 @@ def test_add_signatures_keeps_other_keys_lines_in_order() -> None:
     signer = Signer.from_skey(PETER_SKEY)
     again = add_signatures(Note(parsed.text, parsed.signatures), [signer.signature(TEXT)])
     assert again == TEXT + "\n" + ENOCH_SIG + PETER_SIG
+
+
+def test_a_cosigner_takes_its_own_skey_or_an_ordinary_ed25519_one() -> None:
+    witness = CosignatureSigner.from_skey(PETER_SKEY)
+    assert witness.sig_type == COSIGNATURE_V1
+    assert witness.key_id == key_id("PeterNeumann", COSIGNATURE_V1, witness.public_key)
+    assert witness.key_id.hex() != "c74f20a3"
+    again = CosignatureSigner.from_skey(witness.skey())
+    assert (again.key_id, again.public_key) == (witness.key_id, witness.public_key)
+    assert base64.b64decode(witness.skey().split("+", 4)[4])[0] == COSIGNATURE_V1
+    with pytest.raises(NoteError):
+        Signer.from_skey(witness.skey())  # a note signer does not sign with a cosigner's key
+    wrong_id = witness.skey().replace(witness.key_id.hex(), "c74f20a3")
+    with pytest.raises(NoteError):
+        CosignatureSigner.from_skey(wrong_id)
+
+
+def test_a_text_that_is_not_utf8_verifies_as_nothing() -> None:
+    assert not _peter().verify("\ud800\n", bytes(64))
