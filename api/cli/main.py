@@ -159,7 +159,13 @@ def ludii_export(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     from api.cli.audit import verify_command
+    from api.cli.tournament import is_bundle_file, verify_bundles
 
+    bundles = [is_bundle_file(file) for file in args.files]
+    if all(bundles):
+        return verify_bundles(args.files, as_json=args.json, jobs=args.jobs)
+    if any(bundles):
+        raise CliError("give match records or tournament bundles, not both at once")
     return verify_command(args.files, as_json=args.json, jobs=args.jobs)
 
 
@@ -187,7 +193,9 @@ def _audit_parsers(sub: Any) -> None:
     game.add_argument("-o", "--output", help="file to write (default: standard output)")
     game.set_defaults(func=ludii_export)
     check = sub.add_parser("verify", help="verify exported records offline (exit 1 on failure)")
-    check.add_argument("files", nargs="+", metavar="FILE", help="record files (JSON Lines)")
+    check.add_argument(
+        "files", nargs="+", metavar="FILE", help="record files (JSON Lines) or tournament bundles"
+    )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument(
         "--jobs", type=at_least(1), help="records verified at once (default: one per core)"
@@ -305,6 +313,9 @@ def parser() -> argparse.ArgumentParser:
     from api.cli.transcript import add_parser
 
     add_parser(sub, transcript)
+    from api.cli.tournament import add_parser as add_tournament_parser
+
+    add_tournament_parser(sub)
     return top
 
 

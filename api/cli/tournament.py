@@ -1,0 +1,277 @@
+"""``adjudicator tournament create|pair|forfeit|withdraw|standings|verify|export``: a
+tournament run against the service's HTTP API (``--url`` or ``ADJUDICATOR_URL``, default
+http://127.0.0.1:8000), with the operator's token to create and the organizer's for the rest
+(``--token`` or ``ADJUDICATOR_TOKEN``). Answers are printed as JSON (standings as a table
+unless ``--json``). A bundle written by ``export`` is verified offline by ``adjudicator verify
+BUNDLE`` (:func:`verify_bundles`: its match records side by side on every core).
+
+Exit status: 0 done, 1 the service refused (its ``code`` and message are printed) or a report
+does not verify, 2 the service cannot be reached or a file cannot be read."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+TIMEOUT = 60.0
+
+
+class Refused(Exception):
+    """The service answered with an error (4xx/5xx)."""
+
+
+def add_parser(sub: Any) -> None:
+    top = sub.add_parser("tournament", help="run a tournament through the HTTP API")
+    actions = top.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    create = _action(actions, "create", "create a tournament (operator token)")
+    create.add_argument("--name", required=True)
+    create.add_argument("--game", required=True)
+    create.add_argument("--format", required=True, help="round_robin, swiss, …")
+    create.add_argument("--rounds", type=int, help="Swiss: how many rounds")
+    create.add_argument("--tiebreak", action="append", default=[], help="in order, repeatable")
+    create.add_argument("--player", action="append", default=[], required=True, metavar="NAME")
+    create.add_argument("--config", default="{}", help="every match's config (JSON)")
+    create.add_argument(
+        "--round-config", action="append", default=[], metavar="N=JSON", help="round N's config"
+    )
+    pair = _action(actions, "pair", "pair the next round (organizer token)")
+    pair.add_argument("tournament_id")
+    forfeit = _action(actions, "forfeit", "decide a board without play (organizer token)")
+    forfeit.add_argument("tournament_id")
+    forfeit.add_argument("--round", type=int, required=True)
+    forfeit.add_argument("--board", type=int, required=True)
+    forfeit.add_argument("--winner", help="the winner's player id (none: both lose)")
+    forfeit.add_argument("--reason", required=True)
+    withdraw = _action(actions, "withdraw", "withdraw a player (organizer token)")
+    withdraw.add_argument("tournament_id")
+    withdraw.add_argument("player", help="the player id (p1, p2… in seed order)")
+    withdraw.add_argument("--reason", required=True)
+    table = _action(actions, "standings", "the standings (a table, or --json)")
+    table.add_argument("tournament_id")
+    table.add_argument("--at", help="game time (RFC 3339; default now)")
+    table.add_argument("--known-at", help="record time (RFC 3339; default now)")
+    table.add_argument("--json", action="store_true", help="print the answer as JSON")
+    check = _action(actions, "verify", "the service's verify report (exit 1 unless ok)")
+    check.add_argument("tournament_id")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    out = _action(actions, "export", "write the tournament's bundle (adjudicator verify reads it)")
+    out.add_argument("tournament_id")
+    out.add_argument("-o", "--output", help="file to write (default: standard output)")
+
+
+def _action(actions: Any, name: str, what: str) -> argparse.ArgumentParser:
+    one: argparse.ArgumentParser = actions.add_parser(name, help=what)
+    one.add_argument("--url", help=f"the service (default ADJUDICATOR_URL or {DEFAULT_URL})")
+    one.add_argument("--token", help="bearer token (default ADJUDICATOR_TOKEN)")
+    one.set_defaults(func=tournament_command)
+    return one
+
+
+def tournament_command(args: argparse.Namespace, client: httpx.Client | None = None) -> int:
+    """Run the action against ``client`` (default: one for ``--url``)."""
+    url = args.url or os.environ.get("ADJUDICATOR_URL") or DEFAULT_URL
+    token = args.token or os.environ.get("ADJUDICATOR_TOKEN")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    own = client is None
+    http = client or httpx.Client(base_url=url, timeout=TIMEOUT)
+    try:
+        return ACTIONS[args.tournament_command](http, headers, args)
+    except Refused as refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 1
+    except httpx.HTTPError as error:
+        print(f"error: the service at {url} did not answer: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if own:
+            http.close()
+
+
+def _answer(response: httpx.Response) -> Any:
+    if response.status_code >= 400:
+        try:
+            body = response.json()
+            raise Refused(f"{response.status_code} {body['code']}: {body['message']}")
+        except (ValueError, KeyError, TypeError):
+            raise Refused(f"{response.status_code}: {response.text[:200]}") from None
+    return response.json()
+
+
+def _print(data: Any) -> None:
+    print(json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def _create(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    try:
+        config = json.loads(args.config)
+        rounds = {
+            int(k): json.loads(v) for k, _, v in (r.partition("=") for r in args.round_config)
+        }
+    except ValueError as error:
+        raise Refused(f"--config/--round-config: not JSON ({error})") from None
+    body = {
+        "name": args.name,
+        "game": args.game,
+        "format": args.format,
+        "rounds": args.rounds,
+        "tiebreaks": args.tiebreak,
+        "players": [{"name": name} for name in args.player],
+        "config": config,
+        "round_configs": rounds,
+    }
+    _print(_answer(http.post("/tournaments", json=body, headers=headers)))
+    return 0
+
+
+def _pair(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    url = f"/tournaments/{args.tournament_id}/rounds"
+    _print(_answer(http.post(url, headers=headers)))
+    return 0
+
+
+def _forfeit(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    body = {"round": args.round, "board": args.board, "winner": args.winner, "reason": args.reason}
+    url = f"/tournaments/{args.tournament_id}/forfeits"
+    _print(_answer(http.post(url, json=body, headers=headers)))
+    return 0
+
+
+def _withdraw(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    body = {"player": args.player, "reason": args.reason}
+    url = f"/tournaments/{args.tournament_id}/withdrawals"
+    _print(_answer(http.post(url, json=body, headers=headers)))
+    return 0
+
+
+def _standings(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    params = {k: v for k, v in (("at", args.at), ("known_at", args.known_at)) if v}
+    url = f"/tournaments/{args.tournament_id}/standings"
+    answer = _answer(http.get(url, params=params, headers=headers))
+    if args.json:
+        _print(answer)
+    else:
+        print(standings_table(answer))
+    return 0
+
+
+def standings_table(answer: dict[str, Any]) -> str:
+    """The standings as a plain-text table, the tie-breaks as columns in order."""
+    rows = answer["rows"]
+    breaks = list(rows[0]["tiebreaks"]) if rows else []
+    header = ["rank", "player", "name", "points", "wins", "played", *breaks]
+    lines = [header]
+    for r in rows:
+        name = r["name"] + (" (withdrawn)" if r["withdrawn"] else "")
+        values = [r["rank"], r["player"], name, r["points"], r["wins"], r["played"]]
+        lines.append([str(v) for v in values] + [f"{r['tiebreaks'][b]:g}" for b in breaks])
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    text = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) for line in lines]
+    status = "finished, champion " + str(answer["champion"]) if answer["finished"] else "running"
+    known = f", as known at {answer['known_at']}" if answer["known_at"] else ""
+    stale = "".join(
+        f"\nround {s['round']} was paired on a result since changed: "
+        + ", ".join(c["board"] for c in s["changed"])
+        for s in answer["stale_pairings"]
+    )
+    return "\n".join(text) + f"\n({status}; at {answer['at']}{known}){stale}"
+
+
+def _verify(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    url = f"/tournaments/{args.tournament_id}/verify"
+    report = _answer(http.get(url, headers=headers))
+    print(json.dumps(report, indent=1) if args.json else describe(report))
+    return 0 if report["ok"] else 1
+
+
+def describe(report: dict[str, Any]) -> str:
+    lines = [
+        f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}" for c in report["checks"]
+    ]
+    verdict = "verified" if report["ok"] else "DOES NOT VERIFY"
+    return "\n".join([*lines, f"tournament {report['tournament_id']}: {verdict}"])
+
+
+def _export(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    response = http.get(f"/tournaments/{args.tournament_id}/export", headers=headers)
+    if response.status_code >= 400:
+        _answer(response)
+    if args.output:
+        Path(args.output).write_text(response.text, encoding="utf-8")
+    else:
+        sys.stdout.write(response.text + "\n")
+    return 0
+
+
+ACTIONS = {
+    "create": _create,
+    "pair": _pair,
+    "forfeit": _forfeit,
+    "withdraw": _withdraw,
+    "standings": _standings,
+    "verify": _verify,
+    "export": _export,
+}
+
+
+# offline: adjudicator verify BUNDLE
+
+
+def is_bundle_file(file: str) -> bool:
+    """Whether ``file`` holds a tournament bundle (read only its start)."""
+    from api.service.tournament_audit import FORMAT
+
+    try:
+        with open(file, encoding="utf-8") as handle:
+            start = handle.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return start.lstrip().startswith("{") and FORMAT in start
+
+
+def _verify_text(text: str) -> Any:
+    from api.cli.audit import all_games
+    from api.service import audit
+
+    return audit.verify_text(text, all_games())
+
+
+def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
+    """Verify tournament bundles offline, each bundle's match records side by side in ``jobs``
+    processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
+    file cannot be read."""
+    from api.cli.audit import _forking, all_games, cores
+    from api.service.tournament_audit import verify_bundle
+
+    games = all_games()  # built before the workers fork, so they inherit it
+    workers = jobs or cores()
+    texts = []
+    for file in files:
+        try:
+            texts.append(Path(file).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"error: cannot read {file}: {error}", file=sys.stderr)
+            return 2
+    if workers <= 1:
+        reports = [verify_bundle(text, games) for text in texts]
+    else:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
+
+            def side_by_side(many: list[str]) -> list[Any]:
+                chunk = max(1, len(many) // (workers * 4))
+                return list(pool.map(_verify_text, many, chunksize=chunk))
+
+            reports = [verify_bundle(text, games, side_by_side) for text in texts]
+    if as_json:
+        print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
+    else:
+        print("\n".join(describe(r) for r in reports))
+    return 0 if all(r["ok"] for r in reports) else 1
