@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.browser.conftest import OPERATOR, shot
-from tests.browser.console import create_match, open_as
+from tests.browser.console import create_match, match_id_of, open_as, token_of
 
 pytestmark = pytest.mark.slow
 
@@ -50,13 +51,27 @@ def test_the_list_and_every_create_form_fit_a_phone(server: str, contexts: Any) 
     assert page.errors == []
 
 
+LONG_REASON = (
+    "beta's connection dropped during the round and the referee agreed, after a long talk "
+    "with both players and the spectators, to note it here for the record"
+)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_match_page_fits_a_phone(server: str, contexts: Any, game: str) -> None:
+    """With a ruling of a long reason recorded, so the record-time control lists it."""
     links = create_match(contexts(), server, game, {})
+    answer = httpx.post(
+        f"{server}/matches/{match_id_of(links['host'])}/rulings",
+        json={"type": "note", "reason": LONG_REASON},
+        headers={"Authorization": f"Bearer {token_of(links['host'])}"},
+    )
+    assert answer.status_code < 300, answer.text
     seat = next(role for role in links if role.startswith("seat "))
     for role in (seat, "host", "spectator", "auditor"):
         page = open_as(contexts, links[role], "#board > *", width=PHONE)
         page.wait_for_selector(READY.get(role, "#board > *"))
+        page.wait_for_selector("#ruling-pick")
         assert_fits(page, f"{game} as {role}")
         shot(page, f"{game}-{role.split()[0]}-phone")
         if game == "zombego" and role == seat:
