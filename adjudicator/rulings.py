@@ -12,6 +12,8 @@ the past. Before a fold, the rulings in the log are resolved into :class:`Ruling
   command's, default now); the fold places them on the timeline there, before any player event
   at the same instant. (Records made before rulings carried their game time on the envelope name
   it as the payload's ``at``; that is still honoured.)
+* ``ruling.declare_result`` finishes the match at its game time: a round in progress ends there
+  (reason ``result``), so no round or step clock runs on after a result (each game's evolve).
 * ``ruling.note`` only records a remark.
 
 A ruling that cannot act is refused, never recorded as a silent no-op (``check_ruling``): a void

@@ -151,6 +151,8 @@ def _declare_result(state: NoNotThatState, fact: Fact) -> None:
     if winner is not None:
         checks.known_seat(state, str(winner))
     state.result = declared_result(fact, scoring.scores(state))
+    if scoring.in_round(state):  # the result ends the round at its instant: no clock runs on
+        scoring.end_round(state, fact.at, "result")
     state.phase = Phase.FINISHED
 
 

@@ -49,7 +49,8 @@ def _start_round(state: ZoomState, command: StartRound, ctx: Context) -> Draft:
     if state.phase is Phase.IN_ROUND:
         raise RuleViolation("round_in_progress", "a round is already in progress")
     if state.phase is Phase.FINISHED:
-        raise RuleViolation("match_over", "every round has been played")
+        over = "a result is declared" if state.declared_result else "every round has been played"
+        raise RuleViolation("match_over", f"the match is over: {over}")
     number = state.next_round
     if command.round is not None and command.round != number:
         raise RuleViolation("wrong_round", f"the next round is {number}, not {command.round}")

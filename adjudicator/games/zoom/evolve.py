@@ -358,7 +358,11 @@ def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
 
 
 def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
-    return updated(state, declared_result=declared_result(fact, state.points()))
+    """A declared result ends the round in progress at its instant (reason ``result``) and
+    the match: no round clock runs on, no later round starts."""
+    declared = declared_result(fact, state.points())
+    ended = end_round(state, fact.at, "result")
+    return updated(ended, phase=Phase.FINISHED, declared_result=declared)
 
 
 _HANDLERS = {

@@ -69,7 +69,11 @@ def test_a_zoom_declared_result_keeps_the_points_at_its_game_time() -> None:
         "scores": {"alpha": 0, "beta": 1},
         "seq": declared.seq,
     }
-    assert table.state(20).points() == {"alpha": 1, "beta": 1}
+    # the result ended the round at its game time: alpha's later buzz found no round to score in
+    after = table.state(20)
+    assert after.points() == {"alpha": 0, "beta": 1}
+    latest = next(iter(after.outcomes or ()))
+    assert (latest.seat, [pair.reason for pair in latest.pairs]) == ("alpha", ["round_over"])
 
 
 # No, Not That!: the scores are the points ------------------------------------------------------
