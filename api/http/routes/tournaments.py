@@ -219,10 +219,15 @@ def verify(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     return tournament_audit.verify_stored(service, tournament_id)
 
 
-@router.get("/tournaments/{tournament_id}/export", responses=errors(404))
+@router.get(
+    "/tournaments/{tournament_id}/export",
+    dependencies=[Organizer],
+    responses=errors(401, 403, 404),
+)
 def export(service: Tournaments, tournament_id: str) -> Response:
-    """Anyone: one bundle (JSON): the tournament's log and every match's public record, which
-    ``adjudicator verify`` checks offline."""
+    """Organizer (who holds every match's host token already): one bundle (JSON), the
+    tournament's log and every match's full record, which ``adjudicator verify`` checks
+    offline."""
     text = tournament_audit.export_bundle(service, tournament_id)
     disposition = f'attachment; filename="tournament-{tournament_id}.json"'
     return Response(
