@@ -23,6 +23,7 @@ from api.http.lane import CommandLane
 from api.http.limits import BodyLimit
 from api.http.responses import GZIP_LEVEL, GZIP_MINIMUM, FastJSONResponse, SharedBodies
 from api.http.routes import audit, games, health, live, ludii, matches, transcripts
+from api.http.routes import tournaments as tournament_routes
 from api.service.fanout import Quiet
 from api.service.matches import MatchService
 from api.service.settings import Settings
@@ -101,7 +102,7 @@ def create_app(
     app.add_middleware(logs.RequestLog)
     app.add_middleware(InFlight, quiet=quiet)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
-    for router in (*routers, transcripts.router):
+    for router in (*routers, transcripts.router, tournament_routes.router):
         app.include_router(router)
     console.mount(app)
     openapi.install(app)
