@@ -13,15 +13,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.browser.conftest import shot
-from tests.browser.console import create_match, host_state, open_as
+from tests.browser.console import create_match, host_state, match_id_of, open_as, token_of
 
 pytestmark = pytest.mark.slow
 
-PREFERENCE = {"defender_dies": 0, "attacker_dies": 1, "plain": 2}
+PREFERENCE = {"defender_dies": 0, "attacker_dies": 1, "hidden": 2, "plain": 3}
 WIDTHS = {"desktop": 1280, "phone": 360}
+HIDDEN = "Stratego Style with Zombies"
 
 
 def choose(legal: list[dict[str, str]]) -> dict[str, str]:
@@ -29,7 +31,8 @@ def choose(legal: list[dict[str, str]]) -> dict[str, str]:
 
 
 def piece_label(state: dict[str, Any], piece: dict[str, Any]) -> str:
-    name = state["patterns"][str(piece["value"])]["name"]
+    hidden = piece["value"] is None
+    name = "hidden" if hidden else state["patterns"][str(piece["value"])]["name"]
     return f"{piece['owner']}'s {'zombie ' if piece['zombie'] else ''}{name} piece"
 
 
@@ -43,6 +46,7 @@ def destination_label(state: dict[str, Any], move: str, outcome: str) -> str:
         "plain": f"move to {cell}",
         "defender_dies": f"capture {target}",
         "attacker_dies": f"attack {target}: the attacker becomes a zombie",
+        "hidden": f"attack {target}: the outcome depends on its hidden pattern",
     }[outcome]
 
 
@@ -128,3 +132,73 @@ def test_a_whole_zombego_match_played_by_clicks(server: str, contexts: Any) -> N
         assert page.errors == []
     shot(watcher, "zombego-end-desktop")
     shot(seats["black"], "zombego-end-phone")
+
+
+def seat_state(base: str, link: str) -> dict[str, Any]:
+    """The state as the seat of ``link`` sees it (its own legal moves, the rest hidden)."""
+    url = f"{base}/matches/{match_id_of(link)}/state"
+    answer = httpx.get(url, headers={"Authorization": f"Bearer {token_of(link)}"})
+    state: dict[str, Any] = answer.json()["state"]
+    return state
+
+
+def labels(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.locator(selector).evaluate_all(
+        "(ns) => ns.map((n) => n.getAttribute('aria-label'))"
+    )
+    return found
+
+
+def test_hidden_pieces_with_slides_are_a_plain_question_mark_until_they_turn_zombie(
+    server: str, contexts: Any
+) -> None:
+    """6x6, slides in the set, hidden values: played by clicks until a zombie stands on the
+    board; each seat sees its own pieces' patterns, the other's living pieces as "?", and the
+    zombie's pattern (revealed to all)."""
+    links = create_match(
+        contexts(), server, "zombego", {},
+        {"board": "6", "piece_set": "(9) Sum 4 plus Slides", "ruleset": HIDDEN},
+    )  # fmt: skip
+    seats = {
+        "white": open_as(contexts, links["seat white"], "#zboard"),
+        "black": open_as(contexts, links["seat black"], "#zboard", width=WIDTHS["phone"]),
+    }
+    plies = 0
+    while not any(p["zombie"] for p in host_state(server, links)["state"]["board"].values()):
+        mover = "white" if plies % 2 == 0 else "black"
+        page = seats[mover]
+        page.wait_for_selector(f"#to-move:has-text('To move: {mover}')")
+        state = seat_state(server, links[f"seat {mover}"])
+        play_ply(page, state, choose(state["legal"]))
+        plies += 1
+        page.wait_for_function(f"document.querySelectorAll('#history li').length === {plies}")
+        assert plies < 60, "a zombie should have entered the board"
+    board = host_state(server, links)["state"]["board"]
+    for seat, page in seats.items():
+        page.wait_for_function(f"document.querySelectorAll('#history li').length === {plies}")
+        shown = dict(
+            zip(
+                page.locator("#zboard .square").evaluate_all(
+                    "(ns) => ns.map((n) => n.dataset.cell)"
+                ),
+                labels(page, "#zboard .square"),
+                strict=True,
+            )
+        )
+        for cell, piece in board.items():
+            visible = piece["owner"] == seat or piece["zombie"]
+            expected = piece_label(
+                {"patterns": seat_state(server, links[f"seat {seat}"])["patterns"]},
+                {**piece, "value": piece["value"] if visible else None},
+            )
+            assert shown[cell].startswith(f"{expected} at {cell}"), (cell, shown[cell], expected)
+            art = page.locator(f"#zboard .square[data-cell={cell}] svg.art")
+            assert (
+                art.locator(".leap, .slide").count() > 0 if visible else art.text_content() == "?"
+            )
+            if visible and piece["value"] in (44, 49, 99):  # the slides: arrows, no squares
+                assert art.locator(".leap").count() == 0 < art.locator(".slide").count()
+        assert page.locator("#legend .piece-set svg.art .slide").count() == 4 + 8 + 4  # bishop, queen, rook
+        assert page.errors == []
+    shot(seats["white"], "zombego-hidden-desktop")
+    shot(seats["black"], "zombego-hidden-phone")
