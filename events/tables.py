@@ -91,3 +91,65 @@ positions = Table(
     Column("last", BigInteger, nullable=False),
     CheckConstraint("id = 1", name="ck_positions_single_row"),
 )
+
+# The transparency log (``events.tlog``): an RFC 6962 Merkle tree of every closed match.
+
+tlog_leaves = Table(
+    "tlog_leaves",
+    metadata,
+    Column("idx", BigInteger, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("match_id", String(36), nullable=True, unique=True),
+    Column("leaf", String, nullable=False),
+    Column("leaf_hash", String(64), nullable=False),
+    Column("recorded_at", UTCDateTime(), nullable=False),
+    CheckConstraint("idx >= 0", name="ck_tlog_leaves_idx"),
+    CheckConstraint("kind IN ('match', 'key_rotation')", name="ck_tlog_leaves_kind"),
+)
+"""One row per leaf, in the log's order; ``leaf`` is the leaf's exact bytes (canonical JSON)."""
+
+tlog_nodes = Table(
+    "tlog_nodes",
+    metadata,
+    Column("level", Integer, nullable=False),
+    Column("idx", BigInteger, nullable=False),
+    Column("hash", String(64), nullable=False),
+    PrimaryKeyConstraint("level", "idx", name="pk_tlog_nodes"),
+)
+"""Every complete perfect subtree: the hash over leaves [idx * 2**level, (idx + 1) * 2**level)."""
+
+tlog_checkpoints = Table(
+    "tlog_checkpoints",
+    metadata,
+    Column("size", BigInteger, primary_key=True, autoincrement=False),
+    Column("note", String, nullable=False),
+    Column("signed_at", UTCDateTime(), nullable=False),
+    Column("key_id", String(8), nullable=False),
+)
+"""The signed checkpoint of each tree size the log reached (C2SP signed note, kept verbatim)."""
+
+tlog_cosignatures = Table(
+    "tlog_cosignatures",
+    metadata,
+    Column("size", BigInteger, nullable=False),
+    Column("key_id", String(8), nullable=False),
+    Column("name", String(255), nullable=False),
+    Column("line", String, nullable=False),
+    Column("recorded_at", UTCDateTime(), nullable=False),
+    PrimaryKeyConstraint("size", "name", "key_id", name="pk_tlog_cosignatures"),
+)
+"""A witness's cosignature (C2SP tlog-cosignature) of the checkpoint of ``size``."""
+
+signing_keys = Table(
+    "signing_keys",
+    metadata,
+    Column("key_id", String(8), primary_key=True),
+    Column("name", String(255), nullable=False),
+    Column("public_key", String(64), nullable=False),
+    Column("private_key", String, nullable=True),
+    Column("valid_from", UTCDateTime(), nullable=False),
+    Column("valid_until", UTCDateTime(), nullable=True),
+)
+"""The log's Ed25519 keys. ``private_key`` (a signed-note skey) is kept only for a key the
+service generated itself; a key configured by ``ADJUDICATOR_SIGNING_KEY`` has only its public
+half here. ``valid_until`` is set once, when the key is rotated out."""
