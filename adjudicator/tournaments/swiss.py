@@ -52,7 +52,41 @@ def pair(
         raise TournamentError(
             "no_valid_pairing", f"round {round_number}: no pairing without a rematch"
         )
-    return _boards(ranked, score, prefs, matching, round_number)
+    return _boards(
+        ranked, score, prefs, _remainders(ranked, score, graph, prefs, matching), round_number
+    )
+
+
+def _remainders(
+    ranked: list[str],
+    score: Mapping[str, float],
+    graph: nx.Graph,
+    prefs: Mapping[str, seats.Preference],
+    matching: set[tuple[str, str]],
+) -> set[tuple[str, str]]:
+    """The matching with each score group's players that meet each other paired again, on their
+    own: once the floaters are out (and the floaters in are paired), FIDE splits what remains of
+    a group (its remainder) into S1 and S2 afresh."""
+    kept = {(a, b) for a, b in matching if BYE in (a, b) or score[a] != score[b]}
+    n = len(ranked)
+    for level in sorted(set(score.values()), reverse=True):
+        paired = {x for a, b in matching - kept for x in (a, b) if score[a] == level}
+        rest = [pid for pid in ranked if pid in paired]
+        if len(rest) < 4:
+            kept |= {(a, b) for a, b in matching if a in paired}
+            continue
+        place = {pid: (i, len(rest)) for i, pid in enumerate(rest)}
+        strong = (n + 1) ** (n // 2 + 5)
+        costs = {seats.NONE: 0, seats.MILD: strong * (n + 1), seats.STRONG: strong * (n + 2)}
+        costs[seats.ABSOLUTE] = strong * (n + 1) * (n + 2)
+        sub = nx.Graph()
+        sub.add_nodes_from(rest)
+        for a, b in graph.subgraph(rest).edges():
+            clash = costs[seats.conflict(prefs[a], prefs[b])]
+            cost = clash + _position(place[a], place[b], True, n)
+            sub.add_edge(a, b, weight=strong * (n + 2) ** 3 - cost)
+        kept |= nx.max_weight_matching(sub, maxcardinality=True)
+    return kept
 
 
 def _graph(
@@ -62,13 +96,17 @@ def _graph(
     prefs: Mapping[str, seats.Preference],
 ) -> nx.Graph:
     n = len(ranked)
-    pos_unit = 2 * n + 2
-    mild = pos_unit * (n + 1)
-    strong = mild * (n + 1)
-    absolute = strong * (n + 1)
-    diff_unit = absolute * (n + 1)
-    bye_unit = diff_unit * (n + 1) * (4 * n * n + 1)
+    strong = (n + 1) ** (n // 2 + 5)  # more than all the pairs' position costs together
+    clash_unit = strong * (n + 1)
+    diff_unit = clash_unit * (n + 1)
+    levels = sorted(set(score.values()), reverse=True)
+    group = {pid: levels.index(score[pid]) for pid in ranked}
+    crossing = _crossing_costs(len(levels), diff_unit * (n + 1) * (4 * n * n + 1), n // 2 + 2)
+    absolute = crossing[-1] * (n // 2 + 2)
+    bye_unit = absolute * (n + 1)
     top = bye_unit * (n + 2)
+    costs = {seats.NONE: 0, seats.MILD: clash_unit, seats.STRONG: clash_unit + strong}
+    costs[seats.ABSOLUTE] = absolute + clash_unit + strong
     place = _places(ranked, score)
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
@@ -79,9 +117,13 @@ def _graph(
                 continue
             gap = round(2 * abs(score[a] - score[b]))
             clash = seats.conflict(prefs[a], prefs[b])
-            tier = {seats.ABSOLUTE: absolute, seats.STRONG: strong, seats.MILD: mild}.get(clash, 0)
+            tier = costs[clash]
             cost = (
-                gap * gap * diff_unit + tier + _position(place[a], place[b], score[a] == score[b])
+                crossing[group[b]]
+                - crossing[group[a]]
+                + gap * gap * diff_unit
+                + tier
+                + _position(place[a], place[b], score[a] == score[b], n)
             )
             graph.add_edge(a, b, weight=top - cost)
     if n % 2:
@@ -96,6 +138,17 @@ def _graph(
     return graph
 
 
+def _crossing_costs(groups: int, unit: int, base: int) -> list[int]:
+    """Cumulative cost of floating from the top score group down to each group: crossing the
+    boundary below group i costs ``unit * base**(groups - 2 - i)``, so one floater fewer out of a
+    higher group outweighs any number out of the lower ones (FIDE pairs bracket by bracket, from
+    the top, each with as many pairs as it can)."""
+    out = [0]
+    for i in range(groups - 1):
+        out.append(out[-1] + unit * base ** (groups - 2 - i))
+    return out
+
+
 def _places(ranked: list[str], score: Mapping[str, float]) -> dict[str, tuple[int, int]]:
     """Each player's (index in its score group, size of the group)."""
     groups: dict[float, list[str]] = {}
@@ -104,13 +157,29 @@ def _places(ranked: list[str], score: Mapping[str, float]) -> dict[str, tuple[in
     return {pid: (i, len(g)) for g in groups.values() for i, pid in enumerate(g)}
 
 
-def _position(a: tuple[int, int], b: tuple[int, int], same_group: bool) -> int:
-    """How far a pair is from the Dutch S1-v-S2 order (0 = exactly as the order pairs)."""
+def _power(base: int, exponent: int) -> int:
+    """``base ** exponent`` for a non-negative exponent, typed as an int."""
+    out: int = base**exponent
+    return out
+
+
+def _position(a: tuple[int, int], b: tuple[int, int], same_group: bool, n: int) -> int:
+    """How far a pair is from the Dutch order (0 = exactly as the order pairs). In a score group
+    of g, S1 is its first g // 2 players: S1's i-th player meeting S2's j-th costs
+    j * (|S2| + 1) ** (|S1| - 1 - i), so the sum compares the transpositions of S2
+    lexicographically, as FIDE enumerates them; two S1 or two S2 players (an exchange) cost
+    more than every transposition. A downfloater costs by how far it is from its group's
+    bottom, then by how far its opponent is from the next group's top: more than any
+    transposition."""
     (ia, size_a), (ib, _) = a, b
-    if same_group:
-        lo, hi = min(ia, ib), max(ia, ib)
-        return abs(hi - lo - size_a // 2) + (lo >= size_a // 2)
-    return (size_a - 1 - ia) + ib
+    if not same_group:
+        return ((size_a - 1 - ia) * (n + 1) + ib) * _power(n + 1, n // 2 + 1)
+    lo, hi = min(ia, ib), max(ia, ib)
+    half = size_a // 2
+    base = size_a - half + 1
+    if lo < half <= hi:
+        return (hi - half) * _power(base, half - 1 - lo)
+    return _power(base, half) * (1 + hi - lo)
 
 
 def _boards(
