@@ -11,13 +11,24 @@ from __future__ import annotations
 
 from sqlalchemy import Connection
 
-TABLES = ("events", "matches", "positions", "match_tokens", "operator_tokens", "alembic_version")
+TABLES = (
+    "events",
+    "matches",
+    "positions",
+    "match_tokens",
+    "operator_tokens",
+    "alembic_version",
+    "tournaments",
+    "tournament_events",
+)
 
 GRANTS = (
     "GRANT SELECT, INSERT ON events, match_tokens, operator_tokens TO {role}",
     "GRANT DELETE ON operator_tokens TO {role}",  # rotating or revoking the operator token
     "GRANT SELECT, INSERT, UPDATE (last_seq, status, closed_at) ON matches TO {role}",
     "GRANT SELECT, UPDATE (last) ON positions TO {role}",
+    "GRANT SELECT, INSERT ON tournament_events TO {role}",
+    "GRANT SELECT, INSERT, UPDATE (last_seq) ON tournaments TO {role}",
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
 )
