@@ -93,6 +93,17 @@ def read_stream(
     return _all(conn, query.order_by(events.c.seq))
 
 
+def read_streams(
+    conn: Connection, match_ids: Sequence[str], recorded_by: datetime | None
+) -> list[StoredEvent]:
+    """The events of every match of ``match_ids`` recorded by ``recorded_by`` (None: all), in
+    one query, ordered by match and seq (a tournament's standings fold them all)."""
+    query = _selected(conn).where(events.c.match_id.in_(match_ids))
+    if recorded_by is not None:
+        query = query.where(events.c.recorded_at <= recorded_by)
+    return _all(conn, query.order_by(events.c.match_id, events.c.seq))
+
+
 def read_after(conn: Connection, position: int, limit: int) -> list[StoredEvent]:
     query = _selected(conn).where(events.c.position > position)
     return _all(conn, query.order_by(events.c.position).limit(limit))

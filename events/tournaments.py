@@ -19,11 +19,15 @@ from typing import Any
 from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from events import matches as match_queries
+from events import rows
 from events.appending import record_time, seal_batch
 from events.engine import WRITE
 from events.envelope import GENESIS_HASH, NewEvent, StoredEvent
 from events.errors import InvalidEvent, StoreError, VersionConflict
+from events.records import MatchRecord
 from events.store import EventStore, check_batch, storable
+from events.tables import matches
 from events.tournament_tables import tournament_events, tournaments
 
 
@@ -106,6 +110,23 @@ class TournamentStore:
                 return _append(conn, tournament_id, expected_seq, batch, self.store._now())
         except IntegrityError as error:  # a racing insert of the same seqs
             raise VersionConflict(expected_seq, self.get(tournament_id).last_seq) from error
+
+    def match_streams(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> tuple[dict[str, MatchRecord], dict[str, list[StoredEvent]]]:
+        """The matches (as stored now) and their events recorded by ``recorded_by`` (None:
+        all), read in two queries however many matches: a tournament's standings fold them
+        all."""
+        wanted = [m for m in match_ids if storable(m)]
+        if not wanted:
+            return {}, {}
+        with self._reader() as conn:
+            found = conn.execute(select(matches).where(matches.c.match_id.in_(wanted)))
+            records = {row.match_id: match_queries.to_match(row) for row in found}
+            streams: dict[str, list[StoredEvent]] = {m: [] for m in records}
+            for event in rows.read_streams(conn, wanted, recorded_by):
+                streams[event.match_id].append(event)
+        return records, streams
 
     def read(self, tournament_id: str, recorded_by: datetime | None = None) -> list[StoredEvent]:
         """The stream in seq order, recorded at or before ``recorded_by`` (None: all)."""

@@ -1,0 +1,96 @@
+"""``adjudicator tournament …`` against the HTTP API, and ``adjudicator verify BUNDLE``
+offline: create, pair, standings as a table and as JSON, the service's verify, export, and the
+exported bundle verified (and a forged one refused) without the service."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.cli.main import main, parser
+from api.cli.tournament import tournament_command
+from tests.api.conftest import OPERATOR, Api
+from tests.api.tournament_client import declare
+
+
+def run(api: Api, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    args = parser().parse_args(["tournament", *argv])
+    code = tournament_command(args, client=api.client)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def play(api: Api, capsys: pytest.CaptureFixture[str], tid: str, token: str) -> None:
+    code, out, _ = run(api, capsys, "pair", tid, "--token", token)
+    assert code == 0
+    paired: dict[str, Any] = json.loads(out)
+    for board in paired["pairings"]:
+        if board["second"] is not None:
+            winner = min(board["first"], board["second"], key=lambda p: int(p[1:]))
+            declare(api, board, winner)
+
+
+def test_a_tournament_run_by_the_command_line(
+    api: Api, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(
+        api, capsys, "create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
+        "--tiebreak", "sonneborn_berger", "--player", "Ada", "--player", "Bo",
+        "--player", "Cy", "--token", OPERATOR, "--config", '{"rounds": 3}',
+    )  # fmt: skip
+    assert code == 0, out
+    made = json.loads(out)
+    tid, token = made["tournament_id"], made["organizer_token"]
+    assert made["config"]["rounds"] == 3
+
+    refused = run(api, capsys, "pair", tid, "--token", OPERATOR)
+    assert refused[0] == 1 and "403 not_organizer" in refused[2]
+    for _ in range(3):
+        play(api, capsys, tid, token)
+
+    code, table, _ = run(api, capsys, "standings", tid)
+    lines = table.splitlines()
+    assert lines[0].split() == [
+        "rank",
+        "player",
+        "name",
+        "points",
+        "wins",
+        "played",
+        "sonneborn_berger",
+    ]
+    assert lines[1].split()[:4] == ["1", "p1", "Ada", "3.0"]  # two wins and a bye
+    assert "finished, champion p1" in table
+    code, answer, _ = run(api, capsys, "standings", tid, "--json")
+    assert json.loads(answer)["champion"] == "p1"
+
+    code, report, _ = run(api, capsys, "verify", tid)
+    assert code == 0 and report.splitlines()[-1].endswith("verified")
+
+    bundle = tmp_path / "cup.json"
+    assert run(api, capsys, "export", tid, "-o", str(bundle))[0] == 1  # the organizer's
+    assert run(api, capsys, "export", tid, "-o", str(bundle), "--token", token)[0] == 0
+    assert main(["verify", "--jobs", "1", str(bundle)]) == 0
+    assert "verified" in capsys.readouterr().out
+
+    forged = tmp_path / "forged.json"
+    data = json.loads(bundle.read_text())
+    match_id = next(iter(data["matches"]))
+    data["matches"][match_id] = data["matches"][match_id].replace('"beta"', '"gamma"', 1)
+    forged.write_text(json.dumps(data))
+    assert main(["verify", "--jobs", "1", "--json", str(forged)]) == 1
+    report_json = json.loads(capsys.readouterr().out)
+    assert not next(c for c in report_json["checks"] if c["name"] == f"match {match_id}")["ok"]
+
+
+def test_an_unknown_tournament_and_an_unreachable_service_are_clear(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(api, capsys, "standings", "nope")
+    assert code == 1 and "404 unknown_tournament" in err
+    args = parser().parse_args(["tournament", "standings", "x", "--url", "http://127.0.0.1:9"])
+    assert tournament_command(args) == 2
+    assert "did not answer" in capsys.readouterr().err

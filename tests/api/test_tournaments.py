@@ -1,0 +1,300 @@
+"""Tournaments over HTTP: create, pair, forfeit, withdraw, re-pair, standings at (at,
+known_at), the diff naming the ruling, verify and the offline bundle; and every bad input
+answered with a clear 4xx that records nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from api.service.tournament_audit import verify_bundle
+from events.tournaments import TournamentStore
+from tests.api.conftest import OPERATOR, Api
+from tests.api.tournament_client import Organizer, declare, play_round
+
+EIGHT = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def first_wins(first: str, second: str) -> str:
+    return first
+
+
+def better_seed(first: str, second: str) -> str:
+    return min(first, second, key=lambda p: int(p[1:]))
+
+
+def points(table: dict[str, Any], player: str) -> float:
+    return float(next(r["points"] for r in table["rows"] if r["player"] == player))
+
+
+def stored_count(api: Api) -> int:
+    return TournamentStore(api.client.app.state.service.store).count()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def org(api: Api) -> Organizer:
+    return Organizer(api)
+
+
+def test_create_answers_the_id_an_organizer_token_and_the_players_in_seed_order(
+    org: Organizer,
+) -> None:
+    made = org.create(EIGHT[:4])
+    assert made["organizer_token"].startswith("org_")
+    assert [(p["id"], p["name"], p["seed"]) for p in made["players"]] == [
+        ("p1", "Ada", 1), ("p2", "Bo", 2), ("p3", "Cy", 3), ("p4", "Di", 4),
+    ]  # fmt: skip
+    assert made["settings"]["format"] == "round_robin" and made["settings"]["points_game"]
+    events = org.api.client.get(f"/tournaments/{org.id}/events").json()
+    assert [e["type"] for e in events] == ["tournament.created"]
+    assert org.token not in json.dumps(events)  # only its hash is stored, never in the log
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "code"),
+    [
+        ({"game": "chess"}, 422, "unknown_game"),
+        (
+            {"format": "single_elimination", "tiebreaks": ["buchholz"]},
+            422,
+            "tiebreak_not_for_format",
+        ),
+        ({"players": [{"name": "Solo"}]}, 422, "too_few_players"),
+        ({"config": {"rounds": 0}}, 422, "invalid_config"),
+        ({"round_configs": {"2": {"grid_height": 1}}}, 422, "invalid_config"),
+        ({"format": "swiss"}, 422, "bad_rounds"),
+        ({"format": "knockout"}, 422, "invalid_request"),
+        ({"tiebreaks": ["coin_flip"]}, 422, "invalid_request"),
+    ],
+)
+def test_bad_input_to_create_is_a_clear_4xx_and_records_nothing(
+    api: Api, change: dict[str, Any], status: int, code: str
+) -> None:
+    body = {
+        "name": "Open",
+        "game": "zoom",
+        "format": "round_robin",
+        "players": [{"name": n} for n in EIGHT[:4]],
+        **change,
+    }
+    stored = stored_count(api)  # PostgreSQL: other tests' tournaments stay (never deleted)
+    response = api.client.post("/tournaments", json=body, headers=api.auth(OPERATOR))
+    assert (response.status_code, response.json()["code"]) == (status, code), response.text
+    assert stored_count(api) == stored
+
+
+def test_only_the_operator_creates(api: Api, org: Organizer) -> None:
+    body = {"name": "O", "game": "zoom", "format": "round_robin", "players": [{"name": "a"}] * 2}
+    stored = stored_count(api)
+    assert api.client.post("/tournaments", json=body).json()["code"] == "missing_token"
+    refused = api.client.post("/tournaments", json=body, headers=api.auth("nope"))
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_operator")
+    assert stored_count(api) == stored
+
+
+def test_a_round_creates_ordinary_matches_with_every_role_token_and_link(
+    api: Api, org: Organizer
+) -> None:
+    org.create(EIGHT[:4])
+    paired = org.pair()
+    assert paired["round"] == 1 and len(paired["pairings"]) == 2
+    for board in paired["pairings"]:
+        match = api.client.get(f"/matches/{board['match_id']}").json()
+        assert (match["game"], match["seats"], match["advantage"]) == (
+            "zoom", ["alpha", "beta"], "alpha",
+        )  # fmt: skip
+        created = api.client.get(f"/matches/{board['match_id']}/events").json()[0]
+        assert created["type"] == "match.created"
+        assert created["payload"]["tournament"] == {
+            "id": org.id, "round": 1, "board": board["board"],
+            "first": board["first"], "second": board["second"],
+        }  # fmt: skip
+        assert set(board["tokens"]) == {"host", "auditor", "seats"}
+        assert set(board["links"]) == {"host", "alpha", "beta", "auditor", "spectator"}
+        assert board["links"]["alpha"].startswith(f"/console/matches/{board['match_id']}#role=seat")
+    players = sorted(p for b in paired["pairings"] for p in (b["first"], b["second"]))
+    assert players == ["p1", "p2", "p3", "p4"]
+
+
+def test_the_next_round_waits_for_every_result(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:4])
+    paired = org.pair()
+    declare(api, paired["pairings"][0], paired["pairings"][0]["first"])
+    early = org.post("/rounds")
+    assert (early.status_code, early.json()["code"]) == (409, "round_not_finished")
+    assert len(org.get("")["rounds"]) == 1  # nothing recorded
+    declare(api, paired["pairings"][1], None)  # a draw
+    assert org.pair()["round"] == 2
+
+
+def test_the_organizer_token_is_required_and_checked(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:4])
+    other = Organizer(api)
+    other.create(EIGHT[:4])
+    assert org.post("/rounds", token=None).status_code == 401
+    wrong = org.post("/rounds", token=other.token)
+    assert (wrong.status_code, wrong.json()["code"]) == (403, "not_organizer")
+    assert org.post("/rounds", token=OPERATOR).json()["code"] == "not_organizer"
+    unknown = api.client.post("/tournaments/nope/rounds", headers=api.auth(org.token))
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_tournament")
+    assert api.client.get("/tournaments/nope/standings").status_code == 404
+
+
+def test_standings_rank_points_and_say_who_won(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)  # the better seed wins
+    table = org.standings()
+    assert table["finished"] and table["champion"] == "p1"
+    assert [(r["player"], r["points"], r["rank"]) for r in table["rows"]] == [
+        ("p1", 3, 1), ("p2", 2, 2), ("p3", 1, 3), ("p4", 0, 4),
+    ]  # fmt: skip
+    assert table["crosstable"]["p1"]["p2"][0]["score"] == 1
+    finished = org.post("/rounds")
+    assert (finished.status_code, finished.json()["code"]) == (409, "tournament_finished")
+
+
+def test_a_forfeit_decides_an_unfinished_board_only(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:4])
+    paired = org.pair()
+    one, two = paired["pairings"]
+    declare(api, one, one["first"])
+    decided = org.post(
+        "/forfeits", {"round": 1, "board": 1, "winner": one["second"], "reason": "x"}
+    )
+    assert (decided.status_code, decided.json()["code"]) == (409, "board_decided")
+    stranger = org.post("/forfeits", {"round": 1, "board": 2, "winner": "p9", "reason": "late"})
+    assert (stranger.status_code, stranger.json()["code"]) == (422, "unknown_player")
+    nowhere = org.post("/forfeits", {"round": 3, "board": 1, "winner": None, "reason": "late"})
+    assert (nowhere.status_code, nowhere.json()["code"]) == (422, "unknown_board")
+    no_reason = org.post("/forfeits", {"round": 1, "board": 2, "winner": two["first"]})
+    assert no_reason.status_code == 422
+    body = {"round": 1, "board": 2, "winner": two["second"], "reason": "no-show after 15 min"}
+    done = org.post("/forfeits", body)
+    assert done.status_code == 201 and done.json()["type"] == "tournament.forfeit"
+    again = org.post("/forfeits", body)
+    assert (again.status_code, again.json()["code"]) == (409, "board_decided")
+    result = org.standings()["rounds"][0]["pairings"][1]["result"]
+    assert result == {
+        "winner": two["second"],
+        "first_points": 0,
+        "second_points": 0,
+        "forfeit": True,
+    }
+    assert org.pair()["round"] == 2  # the forfeit finished the round
+
+
+def test_a_withdrawn_player_is_not_paired_again(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:6], format="swiss", rounds=3, tiebreaks=["buchholz"])
+    play_round(api, org.pair(), first_wins)
+    assert org.post("/withdrawals", {"player": "p9", "reason": "x"}).json()["code"] == (
+        "unknown_player"
+    )
+    assert org.post("/withdrawals", {"player": "p6", "reason": "ill"}).status_code == 201
+    twice = org.post("/withdrawals", {"player": "p6", "reason": "ill"})
+    assert (twice.status_code, twice.json()["code"]) == (409, "player_withdrawn")
+    second = org.pair()
+    paired = {p for b in second["pairings"] for p in (b["first"], b["second"])}
+    assert "p6" not in paired
+    row = next(r for r in org.standings()["rows"] if r["player"] == "p6")
+    assert row["withdrawn"] and row["played"] == 1
+
+
+def test_repairing_replaces_an_unstarted_round_and_refuses_a_started_one(
+    api: Api, org: Organizer
+) -> None:
+    org.create(EIGHT[:6], format="swiss", rounds=3, tiebreaks=["buchholz"])
+    play_round(api, org.pair(), first_wins)
+    first_try = org.pair()
+    assert org.post("/withdrawals", {"player": "p1", "reason": "called away"}).status_code == 201
+    assert org.post("/rounds/current/repair", {}).status_code == 422  # a reason is required
+    redone = org.post("/rounds/current/repair", {"reason": "p1 withdrew before round 2"})
+    assert redone.status_code == 201, redone.text
+    boards = redone.json()["pairings"]
+    assert "p1" not in {p for b in boards for p in (b["first"], b["second"])}
+    old_ids = {b["match_id"] for b in first_try["pairings"]}
+    assert old_ids.isdisjoint({b["match_id"] for b in boards})
+    events = api.client.get(f"/tournaments/{org.id}/events").json()
+    assert events[-1]["type"] == "tournament.repaired"
+    assert events[-1]["payload"]["reason"] == "p1 withdrew before round 2"
+    board = next(b for b in boards if b["second"] is not None)
+    start = api.client.post(
+        f"/matches/{board['match_id']}/commands",
+        json={"type": "start_round"},
+        headers=api.auth(board["tokens"]["host"]),
+    )
+    assert start.status_code == 201, start.text
+    late = org.post("/rounds/current/repair", {"reason": "again"})
+    assert (late.status_code, late.json()["code"]) == (409, "round_started")
+
+
+def test_a_changed_result_changes_the_standings_from_then_on_and_the_diff_names_the_ruling(
+    api: Api, org: Organizer
+) -> None:
+    org.create(EIGHT[:4])
+    first = org.pair()
+    play_round(api, first, first_wins)
+    play_round(api, org.pair(), first_wins)
+    before = api.clock.advance(60)
+    api.clock.advance(60)
+    board = first["pairings"][0]
+    url = f"/matches/{board['match_id']}/rulings"
+    body = {"type": "declare_result", "winner": "beta", "reason": "alpha used a bot"}
+    assert (
+        api.client.post(url, json=body, headers=api.auth(board["tokens"]["host"])).status_code
+        == 201
+    )
+
+    old, new = org.standings(known_at=before), org.standings()
+    assert (points(old, board["first"]), points(new, board["first"])) == (
+        points(old, board["first"]), points(old, board["first"]) - 1,
+    )  # fmt: skip
+    assert new["stale_pairings"][0]["round"] == 2
+    assert new["stale_pairings"][0]["changed"][0]["board"] == "1.1"
+    assert old["stale_pairings"] == []
+
+    diff = org.get("/diff", before=before)
+    [change] = diff["results"]
+    assert (change["round"], change["board"], change["match_id"]) == (1, 1, board["match_id"])
+    assert change["before"]["winner"] == board["first"]
+    assert change["after"]["winner"] == board["second"]
+    [ruling] = change["rulings"]
+    assert ruling["type"] == "ruling.declare_result"
+    assert ruling["payload"]["reason"] == "alpha used a bot"
+    assert isinstance(ruling["seq"], int)
+    assert api.client.get(f"/tournaments/{org.id}/diff").status_code == 422  # before is required
+
+
+def test_verify_checks_the_chain_every_match_and_every_pairing(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:6], format="swiss", rounds=3, tiebreaks=["buchholz"])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    report = org.get("/verify")
+    assert report["ok"], report
+    names = [c["name"] for c in report["checks"]]
+    assert names[0] == "chain" and sum(n.startswith("match ") for n in names) == 9
+    assert [n for n in names if n.startswith("pairing")] == [
+        "pairing round 1 (seq 2)", "pairing round 2 (seq 3)", "pairing round 3 (seq 4)",
+    ]  # fmt: skip
+
+
+def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
+    api: Api, org: Organizer
+) -> None:
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    assert api.client.get(f"/tournaments/{org.id}/export").status_code == 401
+    response = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token))
+    assert response.status_code == 200
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    report = verify_bundle(response.text, games)
+    assert report["ok"], report
+    bundle = json.loads(response.text)
+    bundle["log"] = bundle["log"].replace('"first": "p1"', '"first": "p9"', 1)
+    forged = verify_bundle(json.dumps(bundle), games)
+    assert not forged["ok"]
+    assert not next(c for c in forged["checks"] if c["name"] == "chain")["ok"]
+    assert not verify_bundle("{}", games)["ok"]
