@@ -150,7 +150,8 @@ async function pages(id, params = {}, exact = false) {
 /**
  * Follow a match's server-sent events from `afterSeq`, calling onEvent(event) for each.
  * EventSource cannot send headers, so this reads the stream with fetch; it reconnects from the
- * last seq seen, and stops after match.closed or when the returned function is called.
+ * last seq seen, and stops after match.closed, when the token is refused (status "refused") or
+ * when the returned function is called.
  */
 export function follow(id, afterSeq, onEvent, onStatus = () => {}) {
   const control = new AbortController();
@@ -164,6 +165,10 @@ export function follow(id, afterSeq, onEvent, onStatus = () => {}) {
           headers: headers(tokenOf(id), { Accept: "text/event-stream" }),
           signal: control.signal,
         });
+        if (response.status === 401 || response.status === 403) {
+          onStatus("refused"); // the token will not do: asking again would not change that
+          return;
+        }
         if (!response.ok) throw new Error(`stream: HTTP ${response.status}`);
         onStatus("live");
         await readEvents(response.body, (event) => {

@@ -1,7 +1,7 @@
 // The host's console: the event list with a ruling form on each event, and closing the match.
 
 import { api, RULING_TIME_FIELD } from "./api.js";
-import { h, replace, when } from "./dom.js";
+import { h, replace, showError, when } from "./dom.js";
 
 const KINDS = ["void", "amend", "adjust_score", "end_round", "undo", "declare_result", "note"];
 const AMEND_EXAMPLE = { zoom: '{"A": "correct"}', no_not_that: '{"verdict": "correct"}' };
@@ -42,6 +42,7 @@ function rulingForm(event, page) {
   const fields = h("div", { class: "ruling-fields" });
   const reason = h("input", { name: "reason", id: "ruling-reason", required: true, placeholder: "reason (required)" });
   const seats = page.match.seats;
+  const problem = h("p", { class: "error", role: "alert", hidden: true });
   function draw() {
     const t = event.occurred_at;
     const parts = {
@@ -59,17 +60,31 @@ function rulingForm(event, page) {
     const body = { type: kind.value, reason: reason.value };
     if (["void", "amend"].includes(kind.value)) body.target_seq = event.seq;
     if (kind.value === "undo") body.to_seq = event.seq;
-    for (const input of fields.querySelectorAll("[name]")) body[input.name] = parse(input);
+    showError(problem, null);
+    try {
+      for (const input of fields.querySelectorAll("[name]")) body[input.name] = parse(input, page.match.game);
+    } catch (error) {
+      showError(problem, error); // said here, in the form, which keeps what was typed
+      return;
+    }
     document.activeElement?.blur();
     if (await page.act(() => api.ruling(page.id, body))) openSeq = null;
     page.refresh();
   }
   return h("form", { class: "ruling", dataset: { seq: event.seq }, onsubmit: submit },
-    h("label", {}, `Ruling on #${event.seq} `, kind), fields, reason, h("button", { type: "submit" }, "Record ruling"));
+    h("label", {}, `Ruling on #${event.seq} `, kind), fields, reason, h("button", { type: "submit" }, "Record ruling"),
+    problem);
 }
 
-function parse(input) {
-  if (input.name === "outcome") return JSON.parse(input.value);
+function parse(input, game) {
+  if (input.name === "outcome") {
+    try {
+      return JSON.parse(input.value);
+    } catch {
+      const example = AMEND_EXAMPLE[game] || "{}";
+      throw new Error(`outcome: not valid JSON; write it like ${example}`);
+    }
+  }
   if (input.name === "delta") return Number(input.value);
   if (input.name === "winner") return input.value || null;
   return input.value;

@@ -39,7 +39,7 @@ function filterBar(games, reload) {
     h("option", { value: "" }, "every game"),
     games.map((g) => h("option", { value: g.name }, g.name)));
   const status = h("select", { id: "filter-status", name: "status", onchange: reload },
-    ["", "open", "closed"].map((s) => h("option", { value: s }, s || "any status")));
+    ["", "open", "finished", "closed"].map((s) => h("option", { value: s }, s || "any status")));
   return h("form", { class: "filters", onsubmit: (e) => e.preventDefault() },
     h("label", {}, "Game ", game), h("label", {}, "Status ", status));
 }

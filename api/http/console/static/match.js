@@ -23,10 +23,28 @@ export function describeRole(role) {
 export async function renderMatch(main, id) {
   adoptFragment(id);
   const who = identity(id);
-  document.getElementById("acting").textContent = `Acting as: ${describeRole(who.role)}`;
+  // said once the service has taken the link's token (a link only claims its role)
+  document.getElementById("acting").textContent = "Acting as: …";
   const page = new MatchPage(main, id, who);
-  await page.start();
+  try {
+    await page.start();
+  } catch (error) {
+    cannotOpen(main, id, error);
+  }
 }
+
+/** The page of a match that cannot be shown (no such match, the service unreachable). */
+function cannotOpen(main, id, error) {
+  document.getElementById("acting").textContent = "";
+  const lead = error?.code === "unknown_match" ? `No match with the id ${id}` : "Cannot open this match";
+  const said = error?.code ? `${error.code}: ${error.message}` : String(error?.message || error);
+  replace(main, h("h1", {}, "Match not found"),
+    h("p", { class: "error", role: "alert", id: "match-error" }, `${lead} (${said}).`),
+    h("p", {}, h("a", { href: "/" }, "Back to the match list")));
+}
+
+/** A token the service refuses (401: unknown or malformed; 403: another match's). */
+const refusedToken = (error) => error?.status === 401 || error?.status === 403;
 
 class MatchPage {
   constructor(main, id, who) {
@@ -40,7 +58,7 @@ class MatchPage {
     this.lastSeq = this.match.last_seq;
     const ui = this.ui;
     ui.status = h("span", { id: "live-status", class: "live" }, "connecting…");
-    ui.error = h("p", { class: "error", role: "alert", hidden: true });
+    ui.error = h("p", { class: "error", role: "alert", hidden: true, id: "match-error" });
     ui.banner = h("div", { id: "banner" });
     ui.board = h("section", { id: "board", "aria-label": "board" });
     ui.travel = h("section", { id: "travel", "aria-label": "time travel" });
@@ -54,8 +72,10 @@ class MatchPage {
     this.travel = new TimeTravel(this, ui.travel);
     if (this.isHost && this.match.status !== "closed") renderTranscript(ui.transcript, this);
     await this.refresh();
+    if (this.refused) return; // nothing to follow with a token the service refuses
     if (this.match.status === "closed") this.onStatus("closed"); // nothing more will come
-    else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e), (s) => this.onStatus(s));
+    else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e),
+      (s) => (s === "refused" ? this.refuse() : this.onStatus(s)));
     setInterval(() => this.tick(), 250);
   }
 
@@ -84,6 +104,7 @@ class MatchPage {
   async refresh() {
     try {
       const state = await api.state(this.id, this.travel.params());
+      this.accepted();
       if (this.travel.isLive()) this.offset = Date.parse(state.at) - Date.now();
       this.view = state;
       this.match = { ...this.match, status: state.status };
@@ -93,8 +114,22 @@ class MatchPage {
       await this.drawConsoles();
     } catch (error) {
       showError(this.ui.error, error);
+      if (refusedToken(error)) return this.refuse();
     }
     this.scheduleDeadline();
+  }
+
+  /** The service took the token: the header says the role it acts as. */
+  accepted() {
+    document.getElementById("acting").textContent = `Acting as: ${describeRole(this.who.role)}`;
+  }
+
+  /** The service refused the link's token: say so, and stop (no stream, no retries). */
+  refuse() {
+    this.refused = true;
+    this.stop?.();
+    document.getElementById("acting").textContent = "Acting as: nobody (the link's token was refused)";
+    this.onStatus("refused");
   }
 
   draw() {

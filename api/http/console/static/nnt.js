@@ -103,7 +103,7 @@ function seatControls(s, ctx) {
   const parts = [];
   if (s.phase === "step" && !me.acted) parts.push(stepControls(s, me, send));
   if (s.phase === "claims") parts.push(claimControls(s, seat, send));
-  if (s.phase === "between_rounds") parts.push(numberForm("exchange", "Exchange 2 nets for 1 point, times", (n) => send("exchange", { times: n })));
+  if (s.phase === "between_rounds") parts.push(numberForm("exchange", "Exchange 1 point for 2 safety nets, times", (n) => send("exchange", { times: n })));
   for (const item of me.items.filter((i) => i !== "head_start")) {
     parts.push(button(`use-${item}`, `Use ${item.replace("_", " ")}`, () => send("use_item", { item })));
   }

@@ -3,7 +3,7 @@
 // with the events as markers (from /timeline).
 
 import { api } from "./api.js";
-import { h, replace, svg, when } from "./dom.js";
+import { h, replace, showError, svg, when } from "./dom.js";
 
 const NO_CHANGES = { has: () => false, hasPrefix: () => false };
 
@@ -65,11 +65,23 @@ export class TimeTravel {
       }, onchange: (e) => this.goTo(Number(e.target.value) >= span ? null : start + e.target.value * 1000) });
     const exact = h("input", { id: "at-input", type: "text", size: 26, placeholder: "ISO time",
       value: this.at === null ? "" : new Date(this.at).toISOString() });
+    const problem = h("p", { id: "at-error", class: "error", role: "alert", hidden: true });
+    const goExact = (e) => {
+      e.preventDefault();
+      const text = exact.value.trim();
+      const at = text ? Date.parse(text) : null;
+      if (Number.isNaN(at)) {
+        showError(problem, new Error(`"${text}" is not a time: write it as ISO 8601 with its zone, like 2026-11-30T12:00:05Z`));
+        return;
+      }
+      this.goTo(at);
+    };
     return h("div", { class: "travel-row" },
       h("label", { for: "at-slider" }, "Game time "), slider, label,
-      h("form", { class: "inline", onsubmit: (e) => { e.preventDefault(); this.goTo(exact.value ? Date.parse(exact.value) : null); } },
+      h("form", { class: "inline", onsubmit: goExact },
         exact, h("button", { type: "submit", id: "at-go" }, "Go")),
-      h("button", { type: "button", id: "at-live", onclick: () => this.backToLive() }, "Back to live"));
+      h("button", { type: "button", id: "at-live", onclick: () => this.backToLive() }, "Back to live"),
+      problem);
   }
 
   recordTimeControl(events) {

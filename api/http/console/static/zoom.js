@@ -161,7 +161,8 @@ function buzzPanel(s, ctx, root) {
     document.getElementById("buzz-outcome").textContent = "";
     const answer = await ctx.act(body);
     if (answer) {
-      picking.pairs = [];
+      picking.pairs = []; // sent: the page was redrawn with them before the answer came back
+      drawPairs(root);
       showOutcome(answer.outcome);
     }
   };
@@ -215,7 +216,7 @@ function phaseControls(s, ctx) {
 function buzzList(s, ctx) {
   return h("details", { class: "buzzes", open: true },
     h("summary", {}, `Buzzes (${s.buzzes.length})`),
-    h("ol", { id: "buzz-list", reversed: true }, s.buzzes.map((b) => h("li", {
+    h("ul", { id: "buzz-list" }, s.buzzes.map((b) => h("li", { // "#seq" is each one's number
       class: ctx.changed.hasPrefix(`state.buzzes[seq=${b.seq}]`) ? "changed" : null,
       dataset: { seq: b.seq },
     }, `#${b.seq} ${when(b.when)} ${b.seat} (round ${b.round}): `, b.pairs.map((p) =>
