@@ -52,7 +52,15 @@ class Cluster:
     def up(self) -> None:
         """Start the cluster (create it first if need be); restart a node killed before, which
         rejoins as a standby. Returns once a primary and a secondary are in sync."""
-        subprocess.run([HERE / "up"], env=self.env, check=True, stdout=subprocess.DEVNULL)
+        done = subprocess.run(
+            [HERE / "up"], check=False, env=self.env, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        if done.returncode != 0:
+            logs = "".join(
+                _tail(self.directory / f"{n}.log") for n in ("monitor", "node1", "node2")
+            )
+            raise RuntimeError(f"infra/ha/up failed: {done.stderr.decode()}{logs}")
 
     def down(self, purge: bool = True) -> None:
         subprocess.run([HERE / "down", *(["--purge"] if purge else [])], env=self.env, check=True)
@@ -91,13 +99,20 @@ class Cluster:
             with suppress(ProcessLookupError):
                 os.kill(postmaster, signal.SIGKILL)
 
-    def wait(self, healthy: bool = True, timeout: float = 120) -> None:
+    def wait(
+        self, healthy: bool = True, timeout: float = 120, not_primary: str | None = None
+    ) -> None:
         """Wait until a primary and an in-sync secondary are up (``healthy``), or only until some
-        node takes writes again."""
+        node takes writes again; that node not ``not_primary`` (the one just killed)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                if self.primary() is not None and (not healthy or self.secondary() is not None):
+                primary = self.primary()
+                if (
+                    primary is not None
+                    and primary != not_primary
+                    and (not healthy or self.secondary() is not None)
+                ):
                     return
             except psycopg.Error:
                 pass
@@ -110,3 +125,10 @@ def _pid(path: Path) -> int | None:
         return int(path.read_text().split()[0])
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    try:
+        return f"\n--- {path.name}\n" + "\n".join(path.read_text().splitlines()[-lines:])
+    except OSError:
+        return ""
