@@ -204,9 +204,8 @@ def pairings(
             out.append(Pairing(round_number, 0, m.a or m.b or "", None, m.bracket))
             continue
         hi, lo = (m.a, m.b) if seed[m.a] < seed[m.b] else (m.b, m.a)
-        board = len(out) + 1
         first_hi = seats.first_is_higher(
-            seats.preference(history[hi]), seats.preference(history[lo]), board
+            seats.preference(history[hi]), seats.preference(history[lo]), seed[hi]
         )
         out.append(Pairing(round_number, 0, *((hi, lo) if first_hi else (lo, hi)), m.bracket))
     games = [p for p in out if p.second is not None] + [p for p in out if p.second is None]

@@ -53,13 +53,14 @@ def conflict(a: Preference, b: Preference) -> int:
     return min(a.strength, b.strength)
 
 
-def first_is_higher(high: Preference, low: Preference, board: int) -> bool:
+def first_is_higher(high: Preference, low: Preference, high_seed: int) -> bool:
     """Whether the higher-ranked of the two takes the first seat (FIDE C.04.3 E.1-E.5; with no
-    preference at all, the higher-ranked takes it on odd boards)."""
+    preference at all, the higher-ranked takes it when its seed is odd: in round 1 the
+    seats alternate board by board)."""
     if high.want != low.want:
         return high.want == 1 or (high.want == 0 and low.want == -1)
     if high.want == 0:
-        return board % 2 == 1
+        return high_seed % 2 == 1
     if high.strength != low.strength:
         return (high.want == 1) == (high.strength > low.strength)
     if high.strength == ABSOLUTE and abs(high.difference) != abs(low.difference):

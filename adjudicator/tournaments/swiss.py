@@ -31,6 +31,7 @@ from adjudicator.tournaments.model import Pairing, Player, TournamentError
 from adjudicator.tournaments.records import Game, points
 
 BYE = "\x00bye"
+UP, DOWN = 1, -1
 
 
 def pair(
@@ -46,15 +47,15 @@ def pair(
     )
     ranked = [p.id for p in active]
     prefs = {pid: seats.preference(history[pid]) for pid in ranked}
-    graph = _graph(ranked, score, history, prefs)
+    floats = {pid: _float(history[pid], history, round_number - 1) for pid in ranked}
+    graph = _graph(ranked, score, history, prefs, floats)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         raise TournamentError(
             "no_valid_pairing", f"round {round_number}: no pairing without a rematch"
         )
-    return _boards(
-        ranked, score, prefs, _remainders(ranked, score, graph, prefs, matching), round_number
-    )
+    final = _remainders(ranked, score, graph, prefs, matching)
+    return _boards(ranked, score, prefs, final, round_number, {p.id: p.seed for p in players})
 
 
 def _remainders(
@@ -94,9 +95,11 @@ def _graph(
     score: Mapping[str, float],
     history: Mapping[str, Sequence[Game]],
     prefs: Mapping[str, seats.Preference],
+    floats: Mapping[str, int],
 ) -> nx.Graph:
     n = len(ranked)
-    strong = (n + 1) ** (n // 2 + 5)  # more than all the pairs' position costs together
+    floated = (n + 1) ** (n // 2 + 5)  # more than all the pairs' position costs together
+    strong = floated * (n + 1) ** 2
     clash_unit = strong * (n + 1)
     diff_unit = clash_unit * (n + 1)
     levels = sorted(set(score.values()), reverse=True)
@@ -125,6 +128,8 @@ def _graph(
                 + tier
                 + _position(place[a], place[b], score[a] == score[b], n)
             )
+            if score[a] != score[b]:
+                cost += floated * ((n + 1) * (floats[a] == DOWN) + (floats[b] == UP))
             graph.add_edge(a, b, weight=top - cost)
     if n % 2:
         graph.add_node(BYE)
@@ -136,6 +141,19 @@ def _graph(
         for k, p in enumerate(reversed(eligible)):
             graph.add_edge(p, BYE, weight=top - k * bye_unit)
     return graph
+
+
+def _float(mine: Sequence[Game], history: Mapping[str, Sequence[Game]], previous: int) -> int:
+    """How the player floated in round ``previous``: DOWN after meeting a lower score (or a bye,
+    or a forfeit win: points without play), UP after meeting a higher one, else 0."""
+    game = next((g for g in mine if g.round == previous), None)
+    if game is None:
+        return 0
+    if game.opponent is None or (game.forfeit and game.score == 1.0):
+        return DOWN
+    own = sum(g.score or 0.0 for g in mine if g.round < previous)
+    other = sum(g.score or 0.0 for g in history[game.opponent] if g.round < previous)
+    return 0 if own == other else DOWN if own > other else UP
 
 
 def _crossing_costs(groups: int, unit: int, base: int) -> list[int]:
@@ -188,6 +206,7 @@ def _boards(
     prefs: Mapping[str, seats.Preference],
     matching: set[tuple[str, str]],
     round_number: int,
+    seed: Mapping[str, int],
 ) -> tuple[Pairing, ...]:
     rank = {pid: i for i, pid in enumerate(ranked)}
     pairs = []
@@ -203,7 +222,7 @@ def _boards(
     )
     out = []
     for board, (hi, lo) in enumerate(pairs, start=1):
-        first_hi = seats.first_is_higher(prefs[hi], prefs[lo], board)
+        first_hi = seats.first_is_higher(prefs[hi], prefs[lo], seed[hi])
         first, second = (hi, lo) if first_hi else (lo, hi)
         out.append(Pairing(round_number, board, first, second))
     if bye is not None:
