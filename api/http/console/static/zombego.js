@@ -171,15 +171,29 @@ function selection(ui) {
   const where = onBoard ? `at ${pick.from}` : "in hand";
   const counts = {};
   for (const t of targets) counts[t.outcome] = (counts[t.outcome] || 0) + 1;
-  const summary = Object.entries(counts).map(([o, k]) => `${k} × ${outcomeWords(o)}`).join(", ");
+  const summary = Object.entries(counts).map(([o, k]) => counted(o, k)).join(", ");
   const helperText = onBoard ? [...ui.helpers].map((cell) => `${cell} (${patternOf(s, s.board[cell]?.value)?.name || "?"})`) : [];
   return replace(node,
     h("div", { class: "chosen-art" }, pieceArt({ side: sideOf(s, piece.owner), zombie: piece.zombie, pattern: patternOf(s, piece.value) })),
     h("div", {},
       h("p", {}, h("strong", {}, `${pieceName(s, piece)} ${where}`)),
       onBoard ? h("p", { id: "helpers" }, `Moves with the help of ${helperText.join(", ")}, by their patterns from ${pick.from}.`) : null,
-      h("p", { id: "destinations" }, `${targets.length} ${targets.length === 1 ? "destination" : "destinations"}: ${summary}.`),
+      h("p", { id: "destinations" }, `${summary}.`),
       h("button", { type: "button", class: "quiet", onclick: () => ui.choose(pick.from) }, "Cancel")));
+}
+
+const COUNTED = {
+  place: ["cell to place it on", "cells to place it on"],
+  plain: ["move", "moves"],
+  defender_dies: ["capture", "captures"],
+  attacker_dies: ["failed attack (the attacker becomes a zombie)", "failed attacks (the attacker becomes a zombie)"],
+  hidden: ["attack with a hidden outcome", "attacks with a hidden outcome"],
+};
+
+/** "3 moves", "1 capture" (the destinations of the chosen piece, by outcome). */
+function counted(outcome, k) {
+  const [one, many] = COUNTED[outcome] || [outcomeWords(outcome), outcomeWords(outcome)];
+  return `${k} ${k === 1 ? one : many}`;
 }
 
 const RESULT_WORDS = {
@@ -215,8 +229,8 @@ function legend(s) {
     })),
     h("h3", {}, "Key"),
     h("ul", { class: "keys" },
-      key(pieceArt({ side: "neutral", pattern: { leaps: [[1, 2]], slides: [] } }), "filled square: a leap, over anything"),
-      key(pieceArt({ side: "neutral", pattern: { leaps: [], slides: [[1, 0]] } }), "arrow: a slide, to the first piece"),
+      key(pieceArt({ side: "neutral", pattern: { leaps: [[1, 2], [-1, -2], [2, -1], [-2, 1]], slides: [] } }), "filled squares: leaps, over anything"),
+      key(pieceArt({ side: "neutral", pattern: { leaps: [], slides: [[1, 0], [-1, 0]] } }), "arrows: slides, to the first piece in the way"),
       key(pieceArt({ side: "p1", zombie: true, pattern: { leaps: [[1, 1], [-1, -1], [1, -1], [-1, 1]], slides: [] } }), "ragged green: a zombie"),
       key(pieceArt({ side: "p2", pattern: null }), "?: a piece you may not see"),
       key(outcomeIcon("place"), "place here"),
