@@ -27,7 +27,7 @@ from events.envelope import GENESIS_HASH, NewEvent, StoredEvent
 from events.errors import InvalidEvent, StoreError, VersionConflict
 from events.records import MatchRecord
 from events.store import EventStore, check_batch, storable
-from events.tables import matches
+from events.tables import events, matches
 from events.tournament_tables import tournament_events, tournaments
 
 
@@ -127,6 +127,23 @@ class TournamentStore:
             for event in rows.read_streams(conn, wanted, recorded_by):
                 streams[event.match_id].append(event)
         return records, streams
+
+    def known_heads(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> dict[str, int]:
+        """Each match's last seq recorded by ``recorded_by`` (None: now), in one query; a match
+        with nothing recorded by then is left out."""
+        wanted = [m for m in match_ids if storable(m)]
+        if not wanted:
+            return {}
+        query = select(events.c.match_id, func.max(events.c.seq)).where(
+            events.c.match_id.in_(wanted)
+        )
+        if recorded_by is not None:
+            query = query.where(events.c.recorded_at <= recorded_by)
+        with self._reader() as conn:
+            found = conn.execute(query.group_by(events.c.match_id)).all()
+        return {match_id: int(seq) for match_id, seq in found}
 
     def read(self, tournament_id: str, recorded_by: datetime | None = None) -> list[StoredEvent]:
         """The stream in seq order, recorded at or before ``recorded_by`` (None: all)."""

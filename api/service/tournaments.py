@@ -28,8 +28,9 @@ from api.service.tokens import new_token, token_hash
 from events import NewEvent, StoredEvent, VersionConflict
 from events.tournaments import TournamentRecord, TournamentStore
 from projections import tournaments as fold
+from projections.tournament_results import MatchResults
 from projections.tournaments import Board, Tournament
-from projections.views import Known, snapshot
+from projections.views import Known
 
 ORGANIZER = "organizer"
 POINTS_GAMES = frozenset({"zoom", "no_not_that"})
@@ -69,6 +70,7 @@ class TournamentService:
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.store = TournamentStore(matches.store)
+        self.folds = MatchResults(self.store, matches.games)
 
     # create
 
@@ -138,18 +140,10 @@ class TournamentService:
     def results(
         self, match_ids: Sequence[str], at: datetime, known: Known
     ) -> dict[str, Mapping[str, Any] | None]:
-        """Each match's result at game time ``at`` as known at ``known``: the match's events
-        recorded by then folded by ``projections.views.snapshot`` (the fold
-        ``GET /matches/{id}/state`` answers from, ``MatchService.snapshot_of``, whose live and
-        checkpointed folds equal it), then the game's ``result``. Every match is read in one
-        query: a 288-match Swiss reads 288 streams at once."""
-        records, streams = self.store.match_streams(match_ids, known.at)
-        found: dict[str, Mapping[str, Any] | None] = {}
-        for match_id, match in records.items():
-            game = self.matches.game(match.game)
-            folded = snapshot(game, match, streams[match_id], at, known).folded
-            found[match_id] = game.result(folded.state)
-        return found
+        """Each match's result at game time ``at`` as known at ``known``: the match's own fold
+        (``projections.tournament_results``: the live match state's ``Running`` fold, kept
+        between asks), then the game's ``result``."""
+        return self.folds.results(match_ids, at, known)
 
     def standings(self, view: View) -> Standings:
         t = view.tournament

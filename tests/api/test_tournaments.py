@@ -5,6 +5,7 @@ answered with a clear 4xx that records nothing."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -298,3 +299,24 @@ def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
     assert not forged["ok"]
     assert not next(c for c in forged["checks"] if c["name"] == "chain")["ok"]
     assert not verify_bundle("{}", games)["ok"]
+
+
+def test_standings_at_an_earlier_game_time_show_the_results_of_then(
+    api: Api, org: Organizer
+) -> None:
+    org.create(EIGHT[:4])
+    play_round(api, org.pair(), first_wins)
+    api.clock.advance(60)
+    second = org.pair()
+    between = api.clock.advance(60)
+    api.clock.advance(60)
+    assert org.standings()["rounds"][1]["pairings"][0]["result"] is None
+    play_round(api, second, first_wins)  # every fold is now kept, its horizon after ``between``
+
+    then, now = org.standings(at=between), org.standings()
+    assert [b["result"] for b in then["rounds"][1]["pairings"]] == [None, None]
+    assert all(b["result"] is not None for b in now["rounds"][1]["pairings"])
+    assert sum(r["points"] for r in then["rows"]) == 2
+    assert sum(r["points"] for r in now["rows"]) == 4
+    early = org.standings(at=between - timedelta(seconds=90))  # before round 2 was paired
+    assert [r["round"] for r in early["rounds"]] == [1]

@@ -72,8 +72,12 @@ class WithdrawIn(Reasoned):
     player: str = Field(description="the player id (p1, p2… in seed order)")
 
 
-def tournaments(service: Service) -> TournamentService:
-    return TournamentService(service)
+def tournaments(request: Request, service: Service) -> TournamentService:
+    """The app's tournament service (made at its first use: it keeps the matches' folds)."""
+    found: TournamentService | None = getattr(request.app.state, "tournaments", None)
+    if found is None or found.matches is not service:
+        found = request.app.state.tournaments = TournamentService(service)
+    return found
 
 
 Tournaments = Annotated[TournamentService, Depends(tournaments)]

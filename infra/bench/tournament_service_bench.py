@@ -1,0 +1,115 @@
+"""The tournament service's standings after a retroactive ruling: 64 players, 9 Swiss rounds.
+
+    .venv/bin/python infra/bench/tournament_service_bench.py [--players 64] [--rounds 9]
+        [--repeat 20] [--database-url URL]
+
+Runs a Swiss of ``--players`` players over ``--rounds`` rounds through the service (no HTTP):
+each round paired by ``TournamentService.pair`` (its matches created as ordinary Zoom matches),
+each match ended by its host's ``declare_result`` ruling (the better seed wins). Then a host
+declares another winner in a round-1 match (a retroactive ruling) and the standings are
+recomputed ``--repeat`` times as known now and as known before the ruling: every match's result
+read through its own fold at that record time, then the pure standings (the whole
+``GET /tournaments/{id}/standings`` answer but its encoding). Wall-clock times: median and
+worst. Default store: a temporary SQLite file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from adjudicator import rulings  # noqa: E402
+from adjudicator.games.zoom.game import ZoomGame  # noqa: E402
+from adjudicator.tournaments.model import Format, Settings, Tiebreak  # noqa: E402
+from api.service import host, tournament_reads  # noqa: E402
+from api.service.matches import MatchService  # noqa: E402
+from api.service.tournaments import Plan, PlayerEntry, TournamentService  # noqa: E402
+from events import EventStore, TokenGrant  # noqa: E402
+from events.migrate import upgrade  # noqa: E402
+from projections.views import Known  # noqa: E402
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def declare(service: MatchService, match_id: str, winner: str, reason: str) -> None:
+    ruling = rulings.DeclareResult(winner=winner, reason=reason)
+    host.rule(service, match_id, TokenGrant(match_id, "host", None), ruling)
+
+
+def run(url: str, players: int, rounds: int, repeat: int) -> None:
+    upgrade(url)
+    clock = Clock()
+    store = EventStore.from_url(url, clock=clock)
+    matches = MatchService(store, {ZoomGame.name: ZoomGame()}, clock)
+    service = TournamentService(matches)
+    every = (Tiebreak.BUCHHOLZ, Tiebreak.BUCHHOLZ_CUT1, Tiebreak.SONNEBORN_BERGER)
+    settings = Settings(Format.SWISS, rounds, every, points_game=True)
+    entries = tuple(PlayerEntry(f"Player {i}") for i in range(1, players + 1))
+    tid, _ = service.create(Plan("Bench", "zoom", settings, entries, {"rounds": 1}, {}))
+    first_round: list[tuple[str, str]] = []
+    started = time.perf_counter()
+    for number in range(1, rounds + 1):
+        paired, _ = service.pair(tid)
+        for board in paired.boards:
+            if board.match_id is None or board.pairing.second is None:
+                continue
+            first, second = board.pairing.first, board.pairing.second
+            better = "alpha" if int(first[1:]) < int(second[1:]) else "beta"
+            declare(matches, board.match_id, better, "played")
+            if number == 1:
+                first_round.append((board.match_id, "beta" if better == "alpha" else "alpha"))
+        clock.now += timedelta(minutes=30)
+    built = time.perf_counter() - started
+    count = len(service.tournament(tid).match_ids())
+    before = clock.now
+    clock.now += timedelta(hours=1)
+    match_id, other = first_round[0]
+    declare(matches, match_id, other, "retroactive: the result was entered the wrong way round")
+    clock.now += timedelta(minutes=1)
+    print(f"{count} matches, {players} players, {rounds} rounds (built in {built:.1f} s)")
+    for label, known in (("now", Known()), ("known_at before the ruling", Known(before))):
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            view = service.view(tid, None, known)
+            answer = tournament_reads.standings_json(service, view)
+            times.append((time.perf_counter() - start) * 1000)
+        leader = answer["rows"][0]["player"]
+        print(
+            f"standings as known {label}: median {statistics.median(times):.1f} ms,"
+            f" worst {max(times):.1f} ms (leader {leader}, {len(answer['stale_pairings'])}"
+            " rounds paired on a changed result)"
+        )
+    store.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--database-url")
+    args = parser.parse_args()
+    if args.database_url:
+        run(args.database_url, args.players, args.rounds, args.repeat)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        run(f"sqlite:///{folder}/bench.sqlite3", args.players, args.rounds, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+"""The results of a tournament's matches at (``at``, ``known_at``), kept folded between asks.
+
+A standings read folds every match of the tournament (288 in a 64-player, 9-round Swiss) at
+the same game time and record time. Each match's fold of the events known by a record time is
+a ``Running`` (``adjudicator.kernel.fold``: the fold the live match state answers from, equal
+to ``fold(game, setup, facts, at)`` for any ``at`` at or after its horizon), kept here by
+(match, last known seq): one query finds every match's last seq known by the record time, and
+only the matches whose log has grown since (a retroactive ruling in one of them, say) are read
+and folded again. An ``at`` before a fold's horizon is folded afresh from the events."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from adjudicator.kernel.decider import Game
+from adjudicator.kernel.fold import Running
+from events import MatchRecord, StoredEvent
+from events.tournaments import TournamentStore
+from projections.facts import setup_of, to_facts
+from projections.views import Known, snapshot
+
+Result = Mapping[str, Any] | None
+
+
+class MatchResults:
+    """Folds of matches by (match id, last known seq), the oldest dropped past ``capacity``."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        games: Mapping[str, Game[Any, Any]],
+        capacity: int = 50_000,
+    ) -> None:
+        self.store, self.games, self.capacity = store, games, capacity
+        self._folds: OrderedDict[tuple[str, int], Running[Any]] = OrderedDict()
+        self._records: dict[str, MatchRecord] = {}
+        self._lock = threading.Lock()
+
+    def results(self, match_ids: Sequence[str], at: datetime, known: Known) -> dict[str, Result]:
+        """Each match's result at ``at`` as known at ``known.at`` (a match unknown to the
+        store is left out)."""
+        heads = self.store.known_heads(match_ids, known.at)
+        missing = [m for m in match_ids if (m, heads.get(m, 0)) not in self._folds]
+        records, streams = self.store.match_streams(missing, known.at) if missing else ({}, {})
+        self._records.update(records)
+        for match_id, events in streams.items():
+            self._keep((match_id, len(events)), self._start(records[match_id], events))
+        found: dict[str, Result] = {}
+        for match_id in match_ids:
+            record = self._records.get(match_id)
+            if record is None:
+                continue
+            found[match_id] = self._result(record, heads.get(match_id, 0), at, known, streams)
+        return found
+
+    def _result(
+        self,
+        match: MatchRecord,
+        head: int,
+        at: datetime,
+        known: Known,
+        streams: Mapping[str, list[StoredEvent]],
+    ) -> Result:
+        game = self.games[match.game]
+        running = self._folds.get((match.match_id, head))
+        events = streams.get(match.match_id)
+        if events is not None and len(events) != head:  # recorded since the heads were read
+            running = self._folds.get((match.match_id, len(events)))
+        state = None if running is None else running.at(game, at)
+        if state is None:  # ``at`` before the fold's horizon: fold afresh
+            if events is None:
+                _, read = self.store.match_streams([match.match_id], known.at)
+                events = read.get(match.match_id, [])
+            state = snapshot(game, match, events, at, known).folded.state
+        found: Result = game.result(state)
+        return found
+
+    def _start(self, match: MatchRecord, events: list[StoredEvent]) -> Running[Any]:
+        return Running.start(self.games[match.game], setup_of(match), to_facts(events))
+
+    def _keep(self, key: tuple[str, int], running: Running[Any]) -> None:
+        with self._lock:
+            self._folds[key] = running
+            while len(self._folds) > self.capacity:
+                self._folds.popitem(last=False)
