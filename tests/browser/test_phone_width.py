@@ -57,10 +57,18 @@ LONG_REASON = (
 )
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_match_page_fits_a_phone(server: str, contexts: Any, game: str) -> None:
+BIGGEST = {"board": "12", "piece_set": "(11) 12 plus Slides"}  # Zombego's largest board and set
+
+
+@pytest.mark.parametrize(
+    ("game", "choices"), [(game, {}) for game in GAMES] + [("zombego", BIGGEST)],
+    ids=[*GAMES, "zombego-12x12"],
+)  # fmt: skip
+def test_every_match_page_fits_a_phone(
+    server: str, contexts: Any, game: str, choices: dict[str, str]
+) -> None:
     """With a ruling of a long reason recorded, so the record-time control lists it."""
-    links = create_match(contexts(), server, game, {})
+    links = create_match(contexts(), server, game, {}, choices)
     answer = httpx.post(
         f"{server}/matches/{match_id_of(links['host'])}/rulings",
         json={"type": "note", "reason": LONG_REASON},
@@ -73,7 +81,7 @@ def test_every_match_page_fits_a_phone(server: str, contexts: Any, game: str) ->
         page.wait_for_selector(READY.get(role, "#board > *"))
         page.wait_for_selector("#ruling-pick")
         assert_fits(page, f"{game} as {role}")
-        shot(page, f"{game}-{role.split()[0]}-phone")
+        shot(page, f"{game}{'-12x12' if choices else ''}-{role.split()[0]}-phone")
         if game == "zombego" and role == seat:
             page.locator(".hand button.slot").first.click()
             page.wait_for_selector("#zboard button.dest")
