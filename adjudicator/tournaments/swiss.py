@@ -73,7 +73,8 @@ def _remainders(
     for level in sorted(set(score.values()), reverse=True):
         paired = {x for a, b in matching - kept for x in (a, b) if score[a] == level}
         rest = [pid for pid in ranked if pid in paired]
-        if len(rest) < 4:
+        whole = sum(1 for pid in ranked if score[pid] == level)
+        if len(rest) < 4 or len(rest) == whole:  # nothing to re-split
             kept |= {(a, b) for a, b in matching if a in paired}
             continue
         place = {pid: (i, len(rest)) for i, pid in enumerate(rest)}
