@@ -10,12 +10,15 @@ declares another winner in a round-1 match (a retroactive ruling) and the standi
 recomputed ``--repeat`` times as known now and as known before the ruling: every match's result
 read through its own fold at that record time, then the pure standings (the whole
 ``GET /tournaments/{id}/standings`` answer but its encoding). Wall-clock times: median and
-worst. Default store: a temporary SQLite file.
+worst. Then the tournament's bundle is exported and verified offline (``adjudicator verify``)
+on one core and on two. Default store: a temporary SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import statistics
 import sys
 import tempfile
@@ -94,7 +97,31 @@ def run(url: str, players: int, rounds: int, repeat: int) -> None:
             f" worst {max(times):.1f} ms (leader {leader}, {len(answer['stale_pairings'])}"
             " rounds paired on a changed result)"
         )
+    bundle_figures(service, tid)
     store.dispose()
+
+
+def bundle_figures(service: TournamentService, tid: str) -> None:
+    """Export the tournament's bundle and verify it offline as ``adjudicator verify`` does,
+    on one core and side by side on two."""
+    from api.cli.tournament import verify_bundles
+    from api.service.tournament_audit import export_bundle
+
+    text = export_bundle(service, tid)
+    events = text.count("prev_hash")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bundle.json"
+        path.write_text(text, encoding="utf-8")
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            with contextlib.redirect_stdout(io.StringIO()):
+                status = verify_bundles([str(path)], jobs=jobs)
+            spent = time.perf_counter() - start
+            print(
+                f"bundle ({len(text) // 1024} KiB, {events} events) verified offline on"
+                f" {jobs} core(s): {spent * 1000:.0f} ms, {events / spent:,.0f} events/s"
+                f" (exit {status})"
+            )
 
 
 def main() -> None:
