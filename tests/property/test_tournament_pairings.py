@@ -64,23 +64,28 @@ def no_rematch_free_pairing_exists(players: list[Player], rounds: list[Round]) -
     return 2 * len(matched) < nodes
 
 
-def check_swiss(n: int, n_rounds: int, seed: int) -> None:
+def check_swiss(n: int, n_rounds: int, seed: int, withdrawals: bool = False) -> None:
     rng = random.Random(seed)
     players = field(n)
     s = Settings(Format.SWISS, n_rounds, SWISS_TIEBREAKS, True)
     rounds: list[Round] = []
     met: set[frozenset[str]] = set()
     byes: Counter[str] = Counter()
+    gone: frozenset[str] = frozenset()
     for number in range(1, n_rounds + 1):
+        active = [p for p in players if p.id not in gone]
+        if withdrawals and len(active) > 3 and rng.random() < 0.3:
+            gone |= {rng.choice(active).id}
+            active = [p for p in players if p.id not in gone]
         try:
-            pairings = pair_next(s, players, rounds)
+            pairings = pair_next(s, players, rounds, gone)
         except TournamentError as e:
             assert e.code == "no_valid_pairing"
-            assert number > (n + 1) // 2  # Dirac: up to ceil(n/2) rounds always pair
-            assert no_rematch_free_pairing_exists(players, rounds)
+            assert withdrawals or number > (n + 1) // 2  # Dirac: ceil(n/2) rounds always pair
+            assert no_rematch_free_pairing_exists(active, rounds)
             return
         seated = [x for p in pairings for x in (p.first, p.second) if x is not None]
-        assert sorted(seated) == sorted(p.id for p in players)
+        assert sorted(seated) == sorted(p.id for p in active)
         for p in pairings:
             if p.second is None:
                 assert byes[p.first] == 0
@@ -90,7 +95,7 @@ def check_swiss(n: int, n_rounds: int, seed: int) -> None:
                 met.add(frozenset((p.first, p.second)))
         rounds.append(decide(rng, number, pairings, False))
         check_points(s, players, rounds)
-    assert is_finished(s, players, rounds)
+    assert is_finished(s, players, rounds, gone)
 
 
 def check_points(s: Settings, players: list[Player], rounds: list[Round]) -> None:
@@ -112,6 +117,14 @@ def test_swiss_never_rematches_and_gives_each_player_at_most_one_bye(
     n: int, data: st.DataObject, seed: int
 ) -> None:
     check_swiss(n, data.draw(st.integers(1, min(9, n - 1))), seed)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(4, 16), data=st.data(), seed=st.integers(0, 2**32))
+def test_swiss_with_withdrawals_never_pairs_a_withdrawn_player_nor_a_rematch(
+    n: int, data: st.DataObject, seed: int
+) -> None:
+    check_swiss(n, data.draw(st.integers(1, min(9, n - 1))), seed, withdrawals=True)
 
 
 @pytest.mark.slow
