@@ -3,7 +3,9 @@
 The Dutch reasoning follows FIDE C.04.3: rank by score then pairing number; in each score
 group S1 (top half) meets S2 (bottom half) in order; a colour (first-seat) clash is removed by a
 transposition in S2 when one exists; the lowest-ranked player who has had no bye gets it; an
-odd group's lowest player floats down to the next group's highest.
+odd group's lowest player floats down to the next group's highest. The two Swiss examples were
+also put to caissify-pairings 0.5.0 (a Dutch engine validated against bbpPairings, run by
+``infra/bench/tournament_dutch_compare.py``'s ``theirs``): it pairs and seats them the same.
 """
 
 from __future__ import annotations
