@@ -56,6 +56,15 @@ def test_a_zombego_game_played_by_clicks_to_its_end(server: str, contexts: Any) 
         assert "plain" not in page.inner_text("#zboard")  # no per-cell words
         assert page.inner_text("#zboard").split() == ["4", "3", "2", "1", "a", "b", "c", "d"]
 
+    piece = white.locator(".hand button.slot").first  # by keyboard: Enter chooses, and again
+    piece.focus()
+    white.keyboard.press("Enter")
+    assert white.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    assert white.locator("#zboard button.dest").count() == 16  # 4x4, an empty board
+    white.keyboard.press("Enter")
+    assert white.evaluate("document.activeElement.getAttribute('aria-pressed')") == "false"
+    assert white.locator("#zboard button.dest").count() == 0
+
     seats = {"white": white, "black": black}
     for ply in range(PLIES):
         mover = "white" if ply % 2 == 0 else "black"

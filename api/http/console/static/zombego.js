@@ -39,6 +39,7 @@ export function renderZombego(root, view, ctx) {
     choose: (source) => {
       pick.from = pick.from === source ? null : source;
       renderZombego(root, view, ctx);
+      root.querySelector(`[data-source="${source}"], .square[data-cell="${source}"]`)?.focus(); // keyboard stays put
     },
     play: (dest) => {
       const body = dest.kind === "move" ? { type: "move", seat: mover, from: dest.source, to: dest.to }
@@ -106,7 +107,7 @@ function hand(ui, seat) {
       const art = pieceArt({ side: sideOf(s, piece.owner), zombie: piece.zombie, pattern: patternOf(s, piece.value) });
       if (!(mine && moves[source])) return h("span", { class: "slot", role: "img", "aria-label": label, title: label }, art);
       const chosen = pick.from === source;
-      return h("button", { type: "button", class: `slot usable${chosen ? " chosen" : ""}`, "aria-label": label,
+      return h("button", { type: "button", class: `slot usable${chosen ? " chosen" : ""}`, "aria-label": label, dataset: { source },
         "aria-pressed": chosen ? "true" : "false", title: label, onclick: () => ui.choose(source) }, art);
     }));
 }
