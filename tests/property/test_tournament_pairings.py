@@ -28,6 +28,7 @@ from adjudicator.tournaments import (
     pair_next,
     standings,
 )
+from adjudicator.tournaments.records import games
 from tests.unit.tournaments.play import field
 
 SWISS_TIEBREAKS = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.DIRECT_ENCOUNTER)
@@ -64,6 +65,24 @@ def no_rematch_free_pairing_exists(players: list[Player], rounds: list[Round]) -
     return 2 * len(matched) < nodes
 
 
+def lowest_possible_bye(
+    bye: str, players: list[Player], active: list[Player], rounds: list[Round]
+) -> bool:
+    """Every lower-ranked player who may have the bye could not: the others would not pair."""
+    history = games(players, rounds)
+    score = {p.id: sum(g.score or 0.0 for g in history[p.id]) for p in active}
+    ranked = sorted(active, key=lambda p: (-score[p.id], p.seed))
+    below = ranked[[p.id for p in ranked].index(bye) + 1 :]
+    had = {p.first for r in rounds for p in r.pairings if p.second is None}
+    had |= {x.winner for r in rounds for x in r.results.values() if x.forfeit and x.winner}
+    for other in below:
+        if other.id not in had:
+            rest = [p for p in active if p.id != other.id]
+            if not no_rematch_free_pairing_exists(rest, rounds):
+                return False
+    return True
+
+
 def check_swiss(n: int, n_rounds: int, seed: int, withdrawals: bool = False) -> None:
     rng = random.Random(seed)
     players = field(n)
@@ -89,6 +108,7 @@ def check_swiss(n: int, n_rounds: int, seed: int, withdrawals: bool = False) -> 
         for p in pairings:
             if p.second is None:
                 assert byes[p.first] == 0
+                assert lowest_possible_bye(p.first, players, active, rounds)
                 byes[p.first] += 1
             else:
                 assert frozenset((p.first, p.second)) not in met
