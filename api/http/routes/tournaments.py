@@ -11,7 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from adjudicator.tournaments.model import Format, Tiebreak
 from adjudicator.tournaments.model import Settings as Rules
-from api.http.deps import Operator, Service, bearer_token
+from api.http import tournament_schemas as ts
+from api.http.deps import Authorization, Operator, Service, bearer_token
 from api.http.errors import ApiError
 from api.http.params import At, RawTime, instant
 from api.http.responses import FastJSONResponse
@@ -83,7 +84,10 @@ def tournaments(request: Request, service: Service) -> TournamentService:
 Tournaments = Annotated[TournamentService, Depends(tournaments)]
 
 
-def organizer(request: Request, tournament_id: str, service: Tournaments) -> None:
+def organizer(
+    request: Request, tournament_id: str, service: Tournaments, _: Authorization = None
+) -> None:
+    """The tournament's organizer token (401 without a token, 403 ``not_organizer``)."""
     header = request.headers.get("authorization")
     if header is None:
         raise ApiError(401, "missing_token", "this needs the organizer token as a bearer token")
@@ -95,7 +99,11 @@ ACTING = errors(401, 403, 404, 409, 422)
 
 
 @router.post(
-    "/tournaments", status_code=201, dependencies=[Operator], responses=errors(401, 403, 422)
+    "/tournaments",
+    status_code=201,
+    dependencies=[Operator],
+    response_model=ts.TournamentCreated,
+    responses=errors(401, 403, 422),
 )
 def create_tournament(service: Tournaments, body: CreateTournament) -> dict[str, Any]:
     """Operator: a new tournament; answers its id and the organizer token (shown once: only
@@ -111,13 +119,17 @@ def create_tournament(service: Tournaments, body: CreateTournament) -> dict[str,
     }
 
 
-@router.get("/tournaments/{tournament_id}", responses=errors(404))
+@router.get("/tournaments/{tournament_id}", response_model=ts.Tournament, responses=errors(404))
 def get_tournament(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     """Settings, players (ids p1, p2… in seed order), rounds with pairings and match ids."""
     return tournament_reads.summary(service, tournament_id)
 
 
-@router.get("/tournaments/{tournament_id}/events", responses=errors(404, 422))
+@router.get(
+    "/tournaments/{tournament_id}/events",
+    response_model=list[ts.TournamentEvent],
+    responses=errors(404, 422),
+)
 def tournament_events(
     service: Tournaments, tournament_id: str, known_at: RawTime = None
 ) -> list[dict[str, Any]]:
@@ -146,6 +158,7 @@ def _paired(
     "/tournaments/{tournament_id}/rounds",
     status_code=201,
     dependencies=[Organizer],
+    response_model=ts.Paired,
     responses=ACTING,
 )
 def pair_round(service: Tournaments, tournament_id: str) -> dict[str, Any]:
@@ -158,6 +171,7 @@ def pair_round(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     "/tournaments/{tournament_id}/rounds/current/repair",
     status_code=201,
     dependencies=[Organizer],
+    response_model=ts.Paired,
     responses=ACTING,
 )
 def repair_round(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[str, Any]:
@@ -170,6 +184,7 @@ def repair_round(service: Tournaments, tournament_id: str, body: Reasoned) -> di
     "/tournaments/{tournament_id}/forfeits",
     status_code=201,
     dependencies=[Organizer],
+    response_model=ts.TournamentEvent,
     responses=ACTING,
 )
 def forfeit(service: Tournaments, tournament_id: str, body: ForfeitIn) -> dict[str, Any]:
@@ -182,6 +197,7 @@ def forfeit(service: Tournaments, tournament_id: str, body: ForfeitIn) -> dict[s
     "/tournaments/{tournament_id}/withdrawals",
     status_code=201,
     dependencies=[Organizer],
+    response_model=ts.TournamentEvent,
     responses=ACTING,
 )
 def withdraw(service: Tournaments, tournament_id: str, body: WithdrawIn) -> dict[str, Any]:
@@ -189,7 +205,11 @@ def withdraw(service: Tournaments, tournament_id: str, body: WithdrawIn) -> dict
     return tournament_reads.event_json(service.withdraw(tournament_id, body.player, body.reason))
 
 
-@router.get("/tournaments/{tournament_id}/standings", responses=errors(404, 409, 422))
+@router.get(
+    "/tournaments/{tournament_id}/standings",
+    response_model=ts.Standings,
+    responses=errors(404, 409, 422),
+)
 def standings(
     service: Tournaments, tournament_id: str, at: At, known_at: RawTime = None
 ) -> Response:
@@ -199,7 +219,11 @@ def standings(
     return FastJSONResponse(tournament_reads.standings_json(service, view))
 
 
-@router.get("/tournaments/{tournament_id}/diff", responses=errors(404, 409, 422))
+@router.get(
+    "/tournaments/{tournament_id}/diff",
+    response_model=ts.TournamentDiff,
+    responses=errors(404, 409, 422),
+)
 def diff(
     service: Tournaments,
     tournament_id: str,
@@ -216,7 +240,11 @@ def diff(
     return FastJSONResponse(tournament_reads.diff(service, tournament_id, at, earlier, later))
 
 
-@router.get("/tournaments/{tournament_id}/verify", responses=errors(404))
+@router.get(
+    "/tournaments/{tournament_id}/verify",
+    response_model=ts.TournamentVerify,
+    responses=errors(404),
+)
 def verify(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     """Anyone: the tournament's chain, every match verified, and every round's pairing
     recomputed from the results as known when it was made; one report, check by check."""
@@ -226,6 +254,7 @@ def verify(service: Tournaments, tournament_id: str) -> dict[str, Any]:
 @router.get(
     "/tournaments/{tournament_id}/export",
     dependencies=[Organizer],
+    response_model=ts.Bundle,
     responses=errors(401, 403, 404),
 )
 def export(service: Tournaments, tournament_id: str) -> Response:
