@@ -26,7 +26,7 @@ from api.service.errors import ConfigInvalid
 from api.service.matches import MatchService
 from api.service.tokens import new_token, token_hash
 from events import NewEvent, StoredEvent, VersionConflict
-from events.tournaments import TournamentRecord, TournamentStore
+from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
 from projections import tournaments as fold
 from projections.tournament_results import MatchResults
 from projections.tournaments import Board, Tournament
@@ -130,6 +130,8 @@ class TournamentService:
         now = self.matches.clock()
         at = at or now
         events = [e for e in self.events(tournament_id, known.at) if e.occurred_at <= at]
+        if not events:  # asked about a time before it was created
+            raise UnknownTournament(tournament_id)
         tournament = fold.fold_tournament(events)
         results = self.results(tournament.match_ids(), at, known)
         return View(tournament, fold.model_rounds(tournament, results.get), at, known)

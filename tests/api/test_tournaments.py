@@ -320,3 +320,24 @@ def test_standings_at_an_earlier_game_time_show_the_results_of_then(
     assert sum(r["points"] for r in now["rows"]) == 4
     early = org.standings(at=between - timedelta(seconds=90))  # before round 2 was paired
     assert [r["round"] for r in early["rounds"]] == [1]
+
+
+def test_odd_reads_and_writes_are_clear_4xx_answers(api: Api, org: Organizer) -> None:
+    org.create(EIGHT[:4])
+    created = api.clock.now
+    nul = {"name": "a\x00b", "game": "zoom", "format": "round_robin", "players": [{"name": "x"}]}
+    response = api.client.post("/tournaments", json=nul, headers=api.auth(OPERATOR))
+    assert (response.status_code, response.json()["code"]) == (422, "invalid_request")
+    early = api.client.get(
+        f"/tournaments/{org.id}/standings",
+        params={"known_at": (created - timedelta(seconds=1)).isoformat()},
+    )
+    assert (early.status_code, early.json()["code"]) == (404, "unknown_tournament")
+    naive = api.client.get(f"/tournaments/{org.id}/standings", params={"at": "2026-01-01T00:00"})
+    assert (naive.status_code, naive.json()["code"]) == (422, "naive_time")
+    assert api.client.get("/tournaments/a%00b").status_code == 404
+    assert api.client.get(f"/tournaments/{org.id}/verify").json()["ok"]
+    withdraw = org.post("/withdrawals", {"player": "p\x001", "reason": "x"})
+    assert withdraw.status_code == 422
+    no_round = org.post("/rounds/current/repair", {"reason": "nothing paired yet"})
+    assert (no_round.status_code, no_round.json()["code"]) == (409, "round_not_paired")

@@ -31,8 +31,14 @@ from projections.views import Known
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["tournaments"])
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL's text holds no NUL character
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100, pattern=NO_NUL)
+]
+Reason = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500, pattern=NO_NUL)
+]
+PlayerId = Annotated[str, StringConstraints(max_length=100, pattern=NO_NUL)]
 
 
 class PlayerIn(BaseModel):
@@ -45,7 +51,10 @@ class PlayerIn(BaseModel):
 class CreateTournament(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+    name: Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, min_length=1, max_length=200, pattern=NO_NUL),
+    ]
     game: str
     format: Format
     rounds: int | None = Field(None, ge=1, le=1000, description="Swiss only: how many rounds")
@@ -66,11 +75,13 @@ class Reasoned(BaseModel):
 class ForfeitIn(Reasoned):
     round: int = Field(ge=1, le=10_000)
     board: int = Field(ge=1, le=10_000)
-    winner: str | None = Field(description="the player id who wins by forfeit (None: both lose)")
+    winner: PlayerId | None = Field(
+        description="the player id who wins by forfeit (None: both lose)"
+    )
 
 
 class WithdrawIn(Reasoned):
-    player: str = Field(description="the player id (p1, p2… in seed order)")
+    player: PlayerId = Field(description="the player id (p1, p2… in seed order)")
 
 
 def tournaments(request: Request, service: Service) -> TournamentService:
