@@ -341,3 +341,22 @@ def test_odd_reads_and_writes_are_clear_4xx_answers(api: Api, org: Organizer) ->
     assert withdraw.status_code == 422
     no_round = org.post("/rounds/current/repair", {"reason": "nothing paired yet"})
     assert (no_round.status_code, no_round.json()["code"]) == (409, "round_not_paired")
+
+
+@pytest.mark.parametrize("format_", ["single_elimination", "double_elimination"])
+def test_an_elimination_bracket_runs_to_its_champion_and_verifies(
+    api: Api, org: Organizer, format_: str
+) -> None:
+    org.create(EIGHT[:5], format=format_, tiebreaks=[])
+    for _ in range(20):
+        response = org.post("/rounds")
+        if response.status_code == 409:
+            assert response.json()["code"] == "tournament_finished"
+            break
+        assert response.status_code == 201, response.text
+        play_round(api, response.json(), better_seed)
+    table = org.standings()
+    assert table["finished"] and table["champion"] == "p1"
+    assert table["bracket"] and table["crosstable"] is None
+    assert {m["bracket"] for m in table["bracket"]} >= {"winners"}
+    assert org.get("/verify")["ok"]
