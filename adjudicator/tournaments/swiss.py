@@ -47,7 +47,13 @@ def pair(
     )
     ranked = [p.id for p in active]
     prefs = {pid: seats.preference(history[pid]) for pid in ranked}
-    floats = {pid: _float(history[pid], history, round_number - 1) for pid in ranked}
+    floats = {
+        pid: (
+            _float(history[pid], history, round_number - 1),
+            _float(history[pid], history, round_number - 2),
+        )
+        for pid in ranked
+    }
     graph = _graph(ranked, score, history, prefs, floats)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
@@ -96,11 +102,11 @@ def _graph(
     score: Mapping[str, float],
     history: Mapping[str, Sequence[Game]],
     prefs: Mapping[str, seats.Preference],
-    floats: Mapping[str, int],
+    floats: Mapping[str, tuple[int, int]],
 ) -> nx.Graph:
     n = len(ranked)
     floated = (n + 1) ** (n // 2 + 5)  # more than all the pairs' position costs together
-    strong = floated * (n + 1) ** 2
+    strong = floated * (n + 1) ** 4
     clash_unit = strong * (n + 1)
     diff_unit = clash_unit * (n + 1)
     levels = sorted(set(score.values()), reverse=True)
@@ -130,7 +136,9 @@ def _graph(
                 + _position(place[a], place[b], score[a] == score[b], n)
             )
             if score[a] != score[b]:
-                cost += floated * ((n + 1) * (floats[a] == DOWN) + (floats[b] == UP))
+                (down1, down2), (up1, up2) = floats[a], floats[b]
+                repeats = (down1 == DOWN, up1 == UP, down2 == DOWN, up2 == UP)
+                cost += floated * sum(r * (n + 1) ** (3 - i) for i, r in enumerate(repeats))
             graph.add_edge(a, b, weight=top - cost)
     if n % 2:
         graph.add_node(BYE)
