@@ -20,6 +20,7 @@ Pure: writing and parsing only, no store access.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -42,6 +43,7 @@ from pydantic_core import PydanticCustomError
 from adjudicator.kernel.canonical import iso
 from events.envelope import GENESIS_HASH, StoredEvent, disclosure_problem
 from events.record_fast import LineReader
+from events.records import MatchRecord
 
 FORMAT = "adjudicator-match/1"
 
@@ -162,13 +164,37 @@ class Envelope(BaseModel):
         )
 
 
+class LogProof(BaseModel):
+    """The last line of a closed match's export: its leaf in the service's transparency log,
+    the RFC 9162 inclusion proof (base64 hashes) and the signed checkpoint (a C2SP signed note)
+    of the tree it was proved in. It is not part of the hashed record (``record_sha256``)."""
+
+    model_config = STRICT
+
+    format: Literal["adjudicator-log-proof/1"]
+    leaf: Annotated[str, StringConstraints(max_length=1 << 16)]
+    leaf_index: Annotated[int, Field(ge=0, lt=1 << 62)]
+    tree_size: Annotated[int, Field(ge=1, lt=1 << 62)]
+    inclusion: Annotated[
+        list[Annotated[str, StringConstraints(max_length=64)]], Field(max_length=64)
+    ]
+    checkpoint: Annotated[str, StringConstraints(max_length=1 << 16)]
+
+
+PROOF_FORMAT = "adjudicator-log-proof/1"
+
+
 @dataclass(frozen=True)
 class Record:
-    """A parsed record. ``withheld`` holds the seqs whose private payload was not exported."""
+    """A parsed record. ``withheld`` holds the seqs whose private payload was not exported.
+    ``log_proof``: the transparency log's line that ends a closed match's export, if any, and
+    ``record_sha256`` the SHA-256 of every byte before it (the bytes its leaf names)."""
 
     header: Header
     events: list[StoredEvent]
     withheld: frozenset[int]
+    log_proof: LogProof | None = None
+    record_sha256: str | None = None
 
 
 def make_header(
@@ -182,17 +208,31 @@ def make_header(
     events: Sequence[StoredEvent],
 ) -> Header:
     return Header.model_validate(
-        {
-            "match_id": match_id,
-            "game": game,
-            "rules_version": rules_version,
-            "status": status,
-            "created_at": iso(created_at),
-            "exported_at": iso(exported_at),
-            "event_count": len(events),
-            "chain_head": events[-1].hash if events else GENESIS_HASH,
-        }
+        header_json(match_id, game, rules_version, status, created_at, exported_at, events)
     )
+
+
+def header_json(
+    match_id: str,
+    game: str,
+    rules_version: str,
+    status: str,
+    created_at: datetime,
+    exported_at: datetime,
+    events: Sequence[StoredEvent],
+) -> dict[str, Any]:
+    """The header line's fields (``Header`` checks them when a record is read)."""
+    return {
+        "format": FORMAT,
+        "match_id": match_id,
+        "game": game,
+        "rules_version": rules_version,
+        "status": status,
+        "created_at": iso(created_at),
+        "exported_at": iso(exported_at),
+        "event_count": len(events),
+        "chain_head": events[-1].hash if events else GENESIS_HASH,
+    }
 
 
 def envelope_line(event: StoredEvent, reveal: bool) -> dict[str, Any]:
@@ -218,9 +258,37 @@ def envelope_line(event: StoredEvent, reveal: bool) -> dict[str, Any]:
     return line
 
 
-def dumps(header: Header, lines: Sequence[dict[str, Any]]) -> str:
+def record_text(
+    match: MatchRecord,
+    events: Sequence[StoredEvent],
+    *,
+    reveal: bool = True,
+    exported_at: datetime | None = None,
+) -> str:
+    """The record of ``match`` whose events are ``events``. A closed match's record is
+    byte-stable: its ``exported_at`` is its close time, whoever exports it whenever, so the
+    transparency log's ``record_sha256`` (the SHA-256 of exactly these UTF-8 bytes, with every
+    payload and salt) can be recomputed by anyone holding the file. ``exported_at`` is used
+    for an open match only (default: the last event's record time)."""
+    if match.status == "closed" and match.closed_at is not None:
+        exported_at = match.closed_at
+    elif exported_at is None:
+        exported_at = events[-1].recorded_at if events else match.created_at
+    header = header_json(
+        match.match_id,
+        match.game,
+        match.rules_version,
+        match.status,
+        match.created_at,
+        exported_at,
+        events,
+    )
+    return dumps(header, [envelope_line(event, reveal) for event in events])
+
+
+def dumps(header: Header | dict[str, Any], lines: Sequence[dict[str, Any]]) -> str:
     """The record as text: one compact JSON object per line, keys sorted, newline-terminated."""
-    objects = [header.as_json(), *lines]
+    objects = [header.as_json() if isinstance(header, Header) else header, *lines]
     return "".join(json.dumps(o, sort_keys=True, ensure_ascii=False) + "\n" for o in objects)
 
 
@@ -229,6 +297,7 @@ def loads(text: str) -> Record:
     Lines end at ``\n`` alone (a ``\r`` before it is JSON whitespace): ``dumps`` writes text
     unescaped, so a payload may hold U+2028 or U+0085, which ``str.splitlines`` would also
     break a line at. A line of JSON whitespace only is skipped; anything else must parse."""
+    text, proof, digest = split_log_proof(text)
     lines = enumerate(text.split("\n"), start=1)
     for number, line in lines:
         if line.strip(_JSON_SPACE):
@@ -244,7 +313,21 @@ def loads(text: str) -> Record:
         events.append(event)
         if hidden:
             withheld.add(event.seq)
-    return Record(header, events, frozenset(withheld))
+    return Record(header, events, frozenset(withheld), proof, digest)
+
+
+def split_log_proof(text: str) -> tuple[str, LogProof | None, str | None]:
+    """The record without its last line when that line is a :class:`LogProof`, the proof, and
+    the SHA-256 of the record's UTF-8 bytes before it (None, None when there is no such line)."""
+    body = text.rstrip(_JSON_SPACE + "\n")
+    start = body.rfind("\n") + 1
+    last = body[start:]
+    if not last.startswith('{"checkpoint"') or PROOF_FORMAT not in last:
+        return text, None, None
+    number = text.count("\n", 0, start) + 1
+    proof = _validated(LogProof, number, last)
+    record = text[:start]
+    return record, proof, hashlib.sha256(record.encode("utf-8")).hexdigest()
 
 
 _JSON_SPACE = " \t\r"

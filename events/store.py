@@ -16,7 +16,7 @@ from sqlalchemy import Connection, Engine, delete, insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from events import matches as match_queries
-from events import rows
+from events import rows, tlog
 from events.appending import append_batch, insert_sealed
 from events.chain import verify_chain
 from events.engine import POOL_SIZE, WRITE, make_engine
@@ -30,10 +30,13 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
+from events.notify import CHANNEL
 from events.pg_append import append_statement
 from events.pg_async import AsyncAppends
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
+from events.signing import current_signer
 from events.tables import operator_tokens
+from events.transparency.note import Signer
 
 Clock = Callable[[], datetime]
 Appender = Callable[..., list[StoredEvent]]
@@ -48,6 +51,8 @@ class EventStore:
         self.engine = engine
         self._clock = clock or utc_now
         self._callbacks: list[Callable[[str, list[StoredEvent]], None]] = []
+        self.signer: Signer | None = None
+        """The log's configured signing key (``ADJUDICATOR_SIGNING_KEY``); None: the store's own."""
         self.origin = secrets.token_hex(8)
         """Names this instance in its appends' NOTIFY payloads (``events.notify``)."""
         # SQLite lets one writer in at a time; writers of this process queue here, in order,
@@ -106,6 +111,24 @@ class EventStore:
         with self._writer() as conn:
             yield conn, append_batch
 
+    @contextmanager
+    def _closer(self) -> Iterator[tuple[Connection, Appender]]:
+        """A closing append: one write transaction on either backend, since the match's leaf in
+        the transparency log (``events.tlog``) is appended by the same transaction."""
+        with self._writer() as conn:
+            yield conn, append_batch
+
+    def _log_close(self, conn: Connection, match_id: str, stored: list[StoredEvent]) -> None:
+        """In the closing transaction: the match's leaf and signed checkpoint, and (PostgreSQL)
+        the live streams' wake-up the one-statement append would have sent."""
+        match = match_queries.get_match(conn, match_id)
+        assert match is not None
+        every = rows.read_stream(conn, match_id, None, None, 0)
+        tlog.append_match(conn, match, every, current_signer(conn, self.signer))
+        if conn.dialect.name == "postgresql":
+            wake = f"{match_id}:{stored[-1].seq}:{self.origin}"
+            conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, wake))
+
     def _now(self) -> datetime:
         now = self._clock()
         if now.tzinfo is None:
@@ -163,7 +186,11 @@ class EventStore:
         try:
             with self._writer() as conn:
                 match_queries.insert_match(conn, record, tokens)
-                return insert_sealed(conn, stream)
+                placed = insert_sealed(conn, stream)
+                if record.status == "closed":
+                    signer = current_signer(conn, self.signer)
+                    tlog.append_match(conn, record, placed, signer)
+                return placed
         except IntegrityError as error:
             if self.get_match(record.match_id) is not None:
                 raise MatchExists(record.match_id) from error
@@ -259,7 +286,7 @@ class EventStore:
         """
         _check_append(match_id, events, idempotency_key)
         try:
-            with self._appender() as (conn, append):
+            with self._closer() if close else self._appender() as (conn, append):
                 if idempotency_key is not None:
                     self._refuse_replay(conn, match_id, idempotency_key, request_digest)
                 stored = append(
@@ -273,6 +300,8 @@ class EventStore:
                     close=close,
                     head=head,
                 )
+                if close:
+                    self._log_close(conn, match_id, stored)
         except (VersionConflict, IntegrityError) as error:
             self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
         self._appended(match_id, stored)

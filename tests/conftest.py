@@ -105,9 +105,17 @@ def _drop(admin: Engine, name: str) -> None:
         conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}"')
 
 
+TLOG = ("tlog_leaves", "tlog_nodes", "tlog_checkpoints", "tlog_cosignatures")
 RESET = (
     "ALTER TABLE events DISABLE TRIGGER events_no_truncate",
     "TRUNCATE events, match_tokens, operator_tokens, matches",
+    *(f"ALTER TABLE {t} DISABLE TRIGGER {t}_no_truncate" for t in TLOG),
+    *(f"ALTER TABLE {t} DISABLE TRIGGER {t}_immutable" for t in TLOG),
+    "ALTER TABLE signing_keys DISABLE TRIGGER signing_keys_guarded",
+    f"TRUNCATE {', '.join(TLOG)}, signing_keys",
+    *(f"ALTER TABLE {t} ENABLE TRIGGER {t}_no_truncate" for t in TLOG),
+    *(f"ALTER TABLE {t} ENABLE TRIGGER {t}_immutable" for t in TLOG),
+    "ALTER TABLE signing_keys ENABLE TRIGGER signing_keys_guarded",
     "ALTER TABLE events ENABLE TRIGGER events_no_truncate",
     "ALTER TABLE positions DISABLE TRIGGER positions_guarded",
     "UPDATE positions SET last = 0",

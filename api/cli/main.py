@@ -68,6 +68,7 @@ def prepare_store(settings: Settings) -> None:
     """Once, before the workers start: upgrade the schema (as its owner) and register (or
     create and print) the operator token, so the workers neither race on migrations nor each
     create a token."""
+    from api.service.signing_keys import ensure_signing_key
     from api.service.tokens import ensure_operator_token
     from events import EventStore
     from events.migrate import upgrade
@@ -77,6 +78,7 @@ def prepare_store(settings: Settings) -> None:
     store = EventStore.from_url(settings.database_url)
     try:
         ensure_operator_token(store, settings.operator_token)
+        ensure_signing_key(store, settings.signing_key)
     finally:
         store.dispose()
 

@@ -22,11 +22,12 @@ from api.http.inflight import InFlight
 from api.http.lane import CommandLane
 from api.http.limits import BodyLimit
 from api.http.responses import GZIP_LEVEL, GZIP_MINIMUM, FastJSONResponse, SharedBodies
-from api.http.routes import audit, games, health, live, ludii, matches, transcripts
+from api.http.routes import audit, games, health, live, log, ludii, matches, transcripts
 from api.http.routes import tournaments as tournament_routes
 from api.service.fanout import Quiet
 from api.service.matches import MatchService
 from api.service.settings import Settings
+from api.service.signing_keys import ensure_signing_key
 from api.service.tokens import ensure_operator_token
 from api.service.wakeups import Wakeups
 from api.service.wordlists import load_dictionaries
@@ -75,6 +76,7 @@ def create_app(
             settings.database_url, clock=clock, pool_size=settings.db_pool_size
         )
     ensure_operator_token(store, settings.operator_token)
+    ensure_signing_key(store, settings.signing_key)
     quiet = Quiet()
     wakeups = Wakeups(origin=store.origin, quiet=quiet)
     store.on_append(wakeups.appended)
@@ -102,7 +104,7 @@ def create_app(
     app.add_middleware(logs.RequestLog)
     app.add_middleware(InFlight, quiet=quiet)
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
-    for router in (*routers, transcripts.router, tournament_routes.router):
+    for router in (*routers, transcripts.router, tournament_routes.router, log.router):
         app.include_router(router)
     console.mount(app)
     openapi.install(app)

@@ -55,12 +55,15 @@ CODES: dict[str, Code] = {
         404,
         unknown_match="no match with this id",
         unknown_tournament="no tournament with this id",
+        not_in_log="transparency log: the match has no leaf (it is not closed)",
         not_found="no such route",
     ),
     **_table(405, method_not_allowed="the route does not take this method"),
     **_table(413, payload_too_large="the request body is over the size limit"),
     **_table(
         422,
+        log_size_out_of_range="transparency log: a tree size or index the log has not reached",
+        bad_cosignature="transparency log: the cosignature, its key or its checkpoint is refused",
         invalid_request="the request does not match its schema (a missing, misspelled or"
         " mistyped field, a bad parameter, invalid JSON)",
         json_required="the body is not JSON: send it as application/json",
@@ -186,6 +189,7 @@ CODES: dict[str, Code] = {
     **_table(500, internal_error="the service failed; quote the request id"),
     **_table(
         503,
+        no_signing_key="transparency log: no key can sign (ADJUDICATOR_SIGNING_KEY is expected)",
         not_ready="the database does not answer",
         store_unavailable="the database did not answer this request; retry (with the same "
         "Idempotency-Key, a command is recorded at most once)",

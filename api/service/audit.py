@@ -17,7 +17,8 @@ from api.service import access
 from api.service.errors import RecordInvalid
 from api.service.tokens import issue_match_tokens
 from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
-from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
+from events.log_store import LogStore
+from events.record import Record, RecordFormatError, loads, record_text
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
 from projections.verify import Check, VerifyReport, verify_record
 
@@ -47,18 +48,15 @@ def export_text(store: EventStore, match_id: str, *, reveal: bool, exported_at: 
 def export_record(
     store: EventStore, match: MatchRecord, *, reveal: bool, exported_at: datetime
 ) -> str:
-    """:func:`export_text` of a match record already read."""
+    """:func:`export_text` of a match record already read. A closed match's full record is
+    byte-stable (``events.record.record_text``) and ends with one more line: its leaf in the
+    transparency log, the inclusion proof and the signed checkpoint it was proved against
+    (``events.log_store``); ``record_sha256`` covers every byte before that line."""
     events = store.read(match.match_id)
-    header = make_header(
-        match_id=match.match_id,
-        game=match.game,
-        rules_version=match.rules_version,
-        status=match.status,
-        created_at=match.created_at,
-        exported_at=exported_at,
-        events=events,
-    )
-    return dumps(header, [envelope_line(event, reveal) for event in events])
+    text = record_text(match, events, reveal=reveal, exported_at=exported_at)
+    if reveal and match.status == "closed":
+        text += LogStore(store).trailer(match.match_id) or ""
+    return text
 
 
 class _PausedCollector:

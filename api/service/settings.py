@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     operator_token: str | None = Field(
         None, description="token that may create matches; generated on first start when unset"
     )
+    signing_key: str | None = Field(
+        None,
+        description="the transparency log's Ed25519 key: a signed-note signer key"
+        " (PRIVATE+KEY+name+id+key) or a file holding one; generated on first start when unset",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
     max_body_bytes: int = Field(256 * 1024, description="larger request bodies are refused (413)")

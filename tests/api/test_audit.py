@@ -56,15 +56,16 @@ def tamper_one_byte(text: str, seq: int) -> str:
 
 
 def first_buzz_seq(text: str) -> int:
-    return next(int(e["seq"]) for e in lines_of(text)[1:] if e["type"] == "zoom.buzzed")
+    return next(int(e["seq"]) for e in lines_of(text)[1:] if e.get("type") == "zoom.buzzed")
 
 
 def test_an_untouched_export_verifies_offline_and_in_the_store(api: Api) -> None:
     closed_zoom_match(api)
     text = export(api)
 
-    header, *events = lines_of(text)
+    header, *events, proof = lines_of(text)
     assert header["format"] == "adjudicator-match/1"
+    assert proof["format"] == "adjudicator-log-proof/1"  # a closed match's export ends so
     assert (header["match_id"], header["status"]) == (api.match_id, "closed")
     assert header["event_count"] == len(events) and header["chain_head"] == events[-1]["hash"]
     assert all("position" not in e for e in events)
@@ -143,7 +144,10 @@ def test_an_import_into_a_fresh_instance_reproduces_the_match(api: Api, tmp_path
         assert other.get(f"{url}/state", headers=host).json() == api.state()
         assert other.get(f"{url}/verify").json() == api.client.get(f"{url}/verify").json()
         again = other.get(f"{url}/export", headers=host).text
-        assert lines_of(again)[1:] == lines_of(text)[1:]
+        # the same record, byte for byte; each service's log proves it with its own leaf
+        assert again.rsplit("\n", 2)[0] == text.rsplit("\n", 2)[0]
+        leaves = [json.loads(lines_of(t)[-1]["leaf"]) for t in (again, text)]
+        assert leaves[0] == leaves[1]
         twice = post_import(other, text)
         assert (twice.status_code, twice.json()["code"]) == (409, "match_exists")
         other.app.state.service.store.dispose()  # type: ignore[attr-defined]

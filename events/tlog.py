@@ -1,0 +1,207 @@
+"""The transparency log in the store: leaves, the tree's nodes, signed checkpoints, proofs.
+
+Every closed match is a leaf (:func:`match_leaf`), appended by the transaction that closes the
+match (``EventStore.append`` with ``close``, and ``EventStore.import_match`` of a closed record),
+so a closed match without its leaf cannot exist. A key rotation is a leaf too. Leaves are
+appended one at a time under a lock (PostgreSQL: a transaction-scoped advisory lock; SQLite: its
+one writer), and each append stores the perfect subtrees it completes (about two nodes), so any
+root or proof reads O(log n) stored nodes in one query and never rehashes a leaf
+(``events.transparency.merkle``; RFC 6962 / RFC 9162 §2.1).
+
+A checkpoint (C2SP tlog-checkpoint) is signed with the current key and cosigned by the same key
+(tlog-cosignature/v1), which gives it a signed time; each is kept verbatim, so the checkpoint of
+a tree size never changes once signed. The log signs the size a close reaches at the close, and
+any other size when first asked.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, tuple_
+
+from adjudicator.kernel.canonical import canonical_json, iso
+from events.envelope import StoredEvent
+from events.record import record_text
+from events.records import MatchRecord
+from events.signing import current_signer, timestamper
+from events.tables import tlog_checkpoints, tlog_cosignatures, tlog_leaves, tlog_nodes
+from events.transparency import merkle
+from events.transparency.checkpoint import Checkpoint, format_checkpoint
+from events.transparency.note import Signer, add_signatures, parse_note
+
+LOCK_KEY = 0x61646A75  # "adju": the advisory lock every leaf append takes on PostgreSQL
+CLOSED = "match.closed"
+
+
+class NoCheckpoint(LookupError):
+    """No key can sign a checkpoint (a configured key is expected but none was given)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    index: int
+    kind: str
+    match_id: str | None
+    leaf: bytes
+    leaf_hash: bytes
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "leaf": self.leaf.decode(),
+            "leaf_hash": base64.b64encode(self.leaf_hash).decode(),
+        }
+
+
+def match_leaf(match: MatchRecord, events: Sequence[StoredEvent]) -> bytes:
+    """The leaf of a closed match: the canonical JSON of ``{match_id, game, rules_version,
+    closed_at, chain_head, record_sha256, result}``, where ``record_sha256`` is the SHA-256 of
+    its full record's bytes (``events.record.record_text``) and ``result`` the one
+    ``match.closed`` recorded (null when the closing batch has none)."""
+    closed = next((e for e in reversed(events) if e.type == CLOSED), None)
+    if match.closed_at is None:
+        raise ValueError(f"match {match.match_id} is not closed")
+    text = record_text(match, events)
+    return canonical_json(
+        {
+            "match_id": match.match_id,
+            "game": match.game,
+            "rules_version": match.rules_version,
+            "closed_at": iso(match.closed_at),
+            "chain_head": events[-1].hash,
+            "record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "result": None if closed is None else closed.payload.get("result"),
+        }
+    )
+
+
+def lock(conn: Connection) -> None:
+    """Serialise leaf appends until commit (SQLite's write transaction already does)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+
+
+def size(conn: Connection) -> int:
+    last = conn.execute(select(func.max(tlog_leaves.c.idx))).scalar_one()
+    return 0 if last is None else int(last) + 1
+
+
+def nodes(conn: Connection, wanted: Sequence[merkle.Node]) -> merkle.NodeMap:
+    """The stored perfect subtrees ``wanted``, in one query."""
+    if not wanted:
+        return merkle.NodeMap({})
+    key = tuple_(tlog_nodes.c.level, tlog_nodes.c.idx)
+    query = select(tlog_nodes).where(key.in_(list(set(wanted))))
+    found = {(r.level, r.idx): bytes.fromhex(r.hash) for r in conn.execute(query)}
+    return merkle.NodeMap(found)
+
+
+def append(
+    conn: Connection, kind: str, match_id: str | None, leaf: bytes, recorded_at: datetime
+) -> int:
+    """Append ``leaf``; returns its index. Call inside the transaction that records its reason."""
+    lock(conn)
+    index = size(conn)
+    hashed = merkle.leaf_hash(leaf)
+    new = merkle.new_nodes(index, hashed, nodes(conn, merkle.nodes_for_append(index)))
+    conn.execute(
+        insert(tlog_leaves).values(
+            idx=index,
+            kind=kind,
+            match_id=match_id,
+            leaf=leaf.decode(),
+            leaf_hash=hashed.hex(),
+            recorded_at=recorded_at,
+        )
+    )
+    rows = [{"level": lv, "idx": i, "hash": h.hex()} for lv, i, h in new]
+    conn.execute(insert(tlog_nodes), rows)
+    return index
+
+
+def append_match(
+    conn: Connection, match: MatchRecord, events: Sequence[StoredEvent], signer: Signer | None
+) -> int:
+    """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches."""
+    assert match.closed_at is not None
+    index = append(conn, "match", match.match_id, match_leaf(match, events), match.closed_at)
+    if signer is not None:
+        store_checkpoint(conn, index + 1, signer, match.closed_at)
+    return index
+
+
+def root(conn: Connection, tree_size: int) -> bytes:
+    return merkle.root_hash(nodes(conn, merkle.nodes_for_root(tree_size)), tree_size)
+
+
+def origin_checkpoint(signer: Signer, tree_size: int, root_hash: bytes) -> Checkpoint:
+    return Checkpoint(signer.name, tree_size, root_hash)
+
+
+def store_checkpoint(conn: Connection, tree_size: int, signer: Signer, now: datetime) -> str:
+    """Sign the checkpoint of ``tree_size`` at ``now`` and keep it."""
+    text = format_checkpoint(origin_checkpoint(signer, tree_size, root(conn, tree_size)))
+    stamp = int(now.timestamp())
+    signed = parse_note(signer.sign(text))
+    note = add_signatures(signed, [timestamper(signer).cosignature(text, stamp)])
+    conn.execute(
+        insert(tlog_checkpoints).values(
+            size=tree_size, note=note, signed_at=now, key_id=signer.key_id.hex()
+        )
+    )
+    return note
+
+
+def checkpoint(conn: Connection, tree_size: int, configured: Signer | None, now: datetime) -> str:
+    """The signed checkpoint of ``tree_size`` (signed now if it never was), with every witness
+    cosignature recorded for it. Raises NoCheckpoint when no key can sign."""
+    row = conn.execute(select(tlog_checkpoints.c.note).where(tlog_checkpoints.c.size == tree_size))
+    note = row.scalar()
+    if note is None:
+        signer = current_signer(conn, configured)
+        if signer is None:
+            raise NoCheckpoint("no signing key is configured for this log")
+        note = store_checkpoint(conn, tree_size, signer, now)
+    return with_cosignatures(conn, tree_size, note)
+
+
+def with_cosignatures(conn: Connection, tree_size: int, note: str) -> str:
+    query = select(tlog_cosignatures.c.line).where(tlog_cosignatures.c.size == tree_size)
+    lines = [row.line for row in conn.execute(query.order_by(tlog_cosignatures.c.name))]
+    return note + "".join(line + "\n" for line in lines)
+
+
+def leaf_of_match(conn: Connection, match_id: str) -> Leaf | None:
+    row = conn.execute(select(tlog_leaves).where(tlog_leaves.c.match_id == match_id)).first()
+    return None if row is None else _leaf(row)
+
+
+def _leaf(row: Any) -> Leaf:
+    return Leaf(row.idx, row.kind, row.match_id, row.leaf.encode(), bytes.fromhex(row.leaf_hash))
+
+
+def entries(conn: Connection, start: int, end: int) -> list[Leaf]:
+    """Leaves ``start`` (inclusive) to ``end`` (exclusive)."""
+    query = select(tlog_leaves).where(tlog_leaves.c.idx >= start, tlog_leaves.c.idx < end)
+    return [_leaf(row) for row in conn.execute(query.order_by(tlog_leaves.c.idx))]
+
+
+def inclusion(conn: Connection, index: int, tree_size: int) -> list[bytes]:
+    wanted = merkle.nodes_for_inclusion(index, tree_size)
+    return merkle.inclusion_proof(nodes(conn, wanted), index, tree_size)
+
+
+def consistency(conn: Connection, first: int, second: int) -> list[bytes]:
+    wanted = merkle.nodes_for_consistency(first, second)
+    return merkle.consistency_proof(nodes(conn, wanted), first, second)
+
+
+def b64(hashes: Sequence[bytes]) -> list[str]:
+    return [base64.b64encode(h).decode() for h in hashes]
