@@ -3,6 +3,7 @@ guards against rewriting, and nothing of it in the matches' feed or listings."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from uuid import uuid4
 
@@ -87,3 +88,27 @@ def test_the_record_cannot_be_rewritten(store: EventStore, statement: str) -> No
     with pytest.raises(DBAPIError), store.engine.begin() as conn:
         conn.execute(text(statement))
     assert tournaments.read(tid) == before
+
+
+def test_two_writers_racing_on_one_seq_record_one_batch(store: EventStore) -> None:
+    tournaments = TournamentStore(store)
+    tid = _new(tournaments)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def write(n: int) -> None:
+        barrier.wait()
+        try:
+            tournaments.append(tid, 1, [_event(n)])
+            outcomes.append("recorded")
+        except VersionConflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in (2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["conflict", "recorded"]
+    stream = tournaments.read(tid)
+    assert [e.seq for e in stream] == [1, 2] and verify_chain(stream).ok
