@@ -130,6 +130,11 @@ def test_a_whole_zombego_match_played_by_clicks(server: str, contexts: Any) -> N
         assert page.locator("#history li").count() == plies
         assert page.locator("#zboard button").count() == 0  # nothing left to play
         assert page.errors == []
+    last = re.split(r"[:-]", host_state(server, links)["state"]["history"][0]["move"])
+    marked = watcher.locator("#zboard .square.last").evaluate_all(
+        "(ns) => ns.map((n) => n.dataset.cell)"
+    )
+    assert sorted(marked) == sorted(last[1:] if last[0] == "move" else last[2:])
     shot(watcher, "zombego-end-desktop")
     shot(seats["black"], "zombego-end-phone")
 
@@ -198,7 +203,9 @@ def test_hidden_pieces_with_slides_are_a_plain_question_mark_until_they_turn_zom
             )
             if visible and piece["value"] in (44, 49, 99):  # the slides: arrows, no squares
                 assert art.locator(".leap").count() == 0 < art.locator(".slide").count()
-        assert page.locator("#legend .piece-set svg.art .slide").count() == 4 + 8 + 4  # bishop, queen, rook
+        assert (
+            page.locator("#legend .piece-set svg.art .slide").count() == 4 + 8 + 4
+        )  # bishop, queen, rook
         assert page.errors == []
     shot(seats["white"], "zombego-hidden-desktop")
     shot(seats["black"], "zombego-hidden-phone")

@@ -36,6 +36,7 @@ export function renderZombego(root, view, ctx) {
     s, moves, acting, targets,
     dest: Object.fromEntries(targets.map((t) => [t.to, t])),
     helpers: new Set(pick.from && s.helpers ? s.helpers[pick.from] || [] : []),
+    last: lastCells(s),
     choose: (source) => {
       pick.from = pick.from === source ? null : source;
       renderZombego(root, view, ctx);
@@ -71,6 +72,12 @@ function resultWords(s) {
   const loser = r.winner === s.players.P1 ? s.players.P2 : s.players.P1;
   const why = (REASONS[r.reason] || (() => r.reason.replaceAll("_", " ")))(loser);
   return r.winner ? `${r.winner} wins: ${why}` : `a draw: ${why}`;
+}
+
+/** The cells of the last ply (its origin and destination, or the placed cell), to mark them. */
+function lastCells(s) {
+  const move = s.history?.[0]?.move || "";
+  return new Set(move.startsWith("move:") ? move.slice(5).split("-") : move ? [move.split(":")[2]] : []);
 }
 
 function status(s) {
@@ -141,7 +148,7 @@ function square(ui, cell, dark) {
   const helper = helpers.has(cell);
   const chosen = pick.from === cell;
   const classes = ["square", target ? `dest ${target.outcome}` : "", helper ? "helper" : "", chosen ? "chosen" : "",
-    dark ? "dark" : "light"].filter(Boolean).join(" ");
+    dark ? "dark" : "light", ui.last.has(cell) ? "last" : ""].filter(Boolean).join(" ");
   const content = [
     piece ? pieceArt({ side: sideOf(s, piece.owner), zombie: piece.zombie, pattern: patternOf(s, piece.value) }) : null,
     target ? outcomeIcon(target.outcome) : null,
@@ -238,5 +245,6 @@ function legend(s) {
       key(outcomeIcon("plain"), "move here"),
       key(outcomeIcon("defender_dies"), "capture"),
       key(outcomeIcon("attacker_dies"), "the attack fails: the attacker becomes a zombie"),
-      key(h("span", { class: "helper-key", "aria-hidden": "true" }), "a helper of the chosen piece")));
+      key(h("span", { class: "helper-key", "aria-hidden": "true" }), "a helper of the chosen piece"),
+      key(h("span", { class: "last-key", "aria-hidden": "true" }), "the last move's cells")));
 }
