@@ -244,6 +244,33 @@ def _verify_text(text: str) -> Any:
     return audit.verify_text(text, all_games())
 
 
+_SHARED: tuple[Sequence[Any], Any] | None = None
+"""The log and result reader the pairing workers check (inherited when they fork)."""
+
+
+def _pairing_in_worker(index: int) -> Any:
+    from api.service.tournament_audit import pairing_check_at
+
+    assert _SHARED is not None
+    events, read = _SHARED
+    return pairing_check_at(events, index, read)
+
+
+def pairings_side_by_side(events: Sequence[Any], read: Any, workers: int) -> list[Any]:
+    """Each pairing of the log recomputed in its own worker (a Swiss pairing is one core's
+    work): the workers fork with the parsed records, so nothing is sent to them but an index."""
+    from api.cli.audit import _forking
+    from api.service.tournament_audit import pairing_indices
+
+    global _SHARED  # noqa: PLW0603 (handed to the forked workers)
+    _SHARED = (events, read)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
+            return list(pool.map(_pairing_in_worker, pairing_indices(events)))
+    finally:
+        _SHARED = None
+
+
 def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
     """Verify tournament bundles offline, each bundle's match records side by side in ``jobs``
     processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
@@ -260,16 +287,19 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
         except (OSError, UnicodeDecodeError) as error:
             print(f"error: cannot read {file}: {error}", file=sys.stderr)
             return 2
-    if workers <= 1:
+    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the records
         reports = [verify_bundle(text, games) for text in texts]
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
 
-            def side_by_side(many: list[str]) -> list[Any]:
-                chunk = max(1, len(many) // (workers * 4))
+        def side_by_side(many: list[str]) -> list[Any]:
+            chunk = max(1, len(many) // (workers * 4))
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
                 return list(pool.map(_verify_text, many, chunksize=chunk))
 
-            reports = [verify_bundle(text, games, side_by_side) for text in texts]
+        def pairings(events: Sequence[Any], read: Any) -> list[Any]:
+            return pairings_side_by_side(events, read, workers)
+
+        reports = [verify_bundle(text, games, side_by_side, pairings) for text in texts]
     if as_json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
     else:

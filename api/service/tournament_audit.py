@@ -26,7 +26,7 @@ from adjudicator.tournaments import rules
 from api.service import audit
 from api.service.tournaments import TournamentService
 from events import StoredEvent
-from events.record import RecordFormatError, dumps, envelope_line, loads, make_header
+from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
 from projections import tournaments as tfold
 from projections.facts import to_facts
 from projections.record import setup_from_events
@@ -41,12 +41,16 @@ Reader = Callable[[str, datetime], Mapping[str, Any] | None]
 
 def pairing_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
     """Each recorded pairing recomputed and compared (see the module's docstring)."""
-    checks = []
-    for index, event in enumerate(events):
-        if event.type not in (tfold.PAIRED, tfold.REPAIRED):
-            continue
-        checks.append(_pairing_check(events[:index], event, read))
-    return checks
+    return [pairing_check_at(events, index, read) for index in pairing_indices(events)]
+
+
+def pairing_indices(events: Sequence[StoredEvent]) -> list[int]:
+    """Where the pairing events are in the log (each one's check is independent)."""
+    return [i for i, e in enumerate(events) if e.type in (tfold.PAIRED, tfold.REPAIRED)]
+
+
+def pairing_check_at(events: Sequence[StoredEvent], index: int, read: Reader) -> Check:
+    return _pairing_check(events[:index], events[index], read)
 
 
 def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Reader) -> Check:
@@ -133,12 +137,15 @@ def is_bundle(text: str) -> bool:
 
 RecordsVerifier = Callable[[list[str]], list[VerifyReport]]
 """Match record texts -> their reports, in order (the CLI's runs side by side on every core)."""
+PairingsChecker = Callable[[Sequence[StoredEvent], Reader], list[Check]]
+"""(the log, a result reader) -> the pairing checks (the CLI's runs them side by side)."""
 
 
 def verify_bundle(
     text: str,
     games: Mapping[str, Game[Any, Any]],
     verify_records: RecordsVerifier | None = None,
+    check_pairings: PairingsChecker = pairing_checks,
 ) -> dict[str, Any]:
     """Verify a bundle offline: the log's chain, every match record (``verify_records``:
     default one after the other here), every pairing recomputed from the records."""
@@ -164,6 +171,12 @@ def verify_bundle(
         checks.append(Check("matches", False, "the bundle's matches are not the paired ones"))
         return report_json(log.header.match_id, checks)
     checks.append(Check("matches", True, f"{len(records)} match records, the paired ones"))
+    checks += check_pairings(log.events, record_reader(records, games))
+    return report_json(log.header.match_id, checks)
+
+
+def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, Any]]) -> Reader:
+    """A match's result at an instant, as known then, re-folded from its record's events."""
 
     def read(match_id: str, instant: datetime) -> Mapping[str, Any] | None:
         events = [e for e in records[match_id].events if e.recorded_at <= instant]
@@ -173,5 +186,4 @@ def verify_bundle(
         result: Mapping[str, Any] | None = game.result(state)
         return result
 
-    checks += pairing_checks(log.events, read)
-    return report_json(log.header.match_id, checks)
+    return read

@@ -5,6 +5,8 @@ exported bundle verified (and a forged one refused) without the service."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +77,15 @@ def test_a_tournament_run_by_the_command_line(
     assert run(api, capsys, "export", tid, "-o", str(bundle), "--token", token)[0] == 0
     assert main(["verify", "--jobs", "1", str(bundle)]) == 0
     assert "verified" in capsys.readouterr().out
+    side_by_side = subprocess.run(  # forked workers: in a process of its own, not pytest's
+        [sys.executable, "-m", "api.cli.main", "verify", "--jobs", "2", str(bundle)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert side_by_side.returncode == 0, side_by_side.stderr
+    assert side_by_side.stdout.count("ok   pairing round") == 3
 
     forged = tmp_path / "forged.json"
     data = json.loads(bundle.read_text())
