@@ -121,7 +121,13 @@ def _known(conn: Connection, key_id: str) -> bool:
     return found.first() is not None
 
 
+def _second(moment: datetime) -> datetime:
+    """Key validity is kept in whole seconds, the unit of a checkpoint's signed time."""
+    return moment.replace(microsecond=0)
+
+
 def _retire(conn: Connection, row: Any, now: datetime) -> None:
+    now = _second(now)
     if row is not None:
         query = update(signing_keys).where(signing_keys.c.key_id == row.key_id)
         conn.execute(query.values(valid_until=now))
@@ -134,7 +140,7 @@ def _insert(conn: Connection, signer: Signer, now: datetime, keep_private: bool)
             name=signer.name,
             public_key=base64.b64encode(signer.public_key).decode(),
             private_key=signer.skey() if keep_private else None,
-            valid_from=now,
+            valid_from=_second(now),
             valid_until=None,
         )
     )

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, partial
 from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.errors import InvalidCommand
+from api.cli.log import LogTrust
 from api.service import audit
 from api.service.errors import RecordInvalid
 from api.service.wordlists import load_dictionaries
@@ -56,7 +57,12 @@ def write_out(text: str, output: str | None) -> int:
     return 0
 
 
-def verify_command(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
+def verify_command(
+    files: Sequence[str],
+    as_json: bool = False,
+    jobs: int | None = None,
+    trust: LogTrust | None = None,
+) -> int:
     """Verify record files offline, each on its own, in ``jobs`` processes at once (default:
     one per core, at most one per file). Prints each file's checks (``as_json``: the report as
     ``GET /matches/{id}/verify`` gives it); several files are printed in the order given, each
@@ -64,7 +70,7 @@ def verify_command(files: Sequence[str], as_json: bool = False, jobs: int | None
     a file that cannot be read). Exit status 0 when every file verifies, 2 when one cannot be
     read, else 1 when one does not verify."""
     try:
-        results = list(verified_files(files, jobs))
+        results = list(verified_files(files, jobs, trust))
     except BrokenProcessPool as broken:  # a worker was killed (out of memory, a signal)
         print(f"error: a verifying process stopped: {broken}", file=sys.stderr)
         return 2
@@ -88,17 +94,19 @@ Verified = tuple[str, VerifyReport | None, str | None]
 """A record file, its report (None when it cannot be read) and why it cannot be (or None)."""
 
 
-def verified_files(files: Sequence[str], jobs: int | None = None) -> Iterator[Verified]:
+def verified_files(
+    files: Sequence[str], jobs: int | None = None, trust: LogTrust | None = None
+) -> Iterator[Verified]:
     """Each file verified (:func:`verify_file`), in the order given; with more than one file
     and job, in worker processes (a record's checks are one core's work: records are verified
     side by side, never one record split)."""
     workers = min(len(files), jobs or cores())
     if workers <= 1:
-        yield from map(verify_file, files)
+        yield from (verify_file(file, trust) for file in files)
         return
     all_games()  # built before the workers start, so forked ones inherit it
     with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
-        yield from pool.map(verify_file, files)
+        yield from pool.map(partial(verify_file, trust=trust), files)
 
 
 def _forking() -> BaseContext:
@@ -109,13 +117,17 @@ def _forking() -> BaseContext:
     return multiprocessing.get_context("fork" if sys.platform == "linux" else None)
 
 
-def verify_file(file: str) -> Verified:
-    """One record file's report, or why it cannot be read."""
+def verify_file(file: str, trust: LogTrust | None = None) -> Verified:
+    """One record file's report, or why it cannot be read. With ``trust`` (``--key``), the
+    transparency log's checks follow the record's own (``projections.log_checks``)."""
     try:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return file, None, str(error)
-    return file, audit.verify_text(text, all_games()), None
+    record, report = audit.parse_and_verify(text, all_games())
+    if trust is None or record is None:
+        return file, report, None
+    return file, VerifyReport(report.match_id, (*report.checks, *trust.checks(record))), None
 
 
 def cores() -> int:

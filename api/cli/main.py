@@ -168,7 +168,13 @@ def verify(args: argparse.Namespace) -> int:
         return verify_bundles(args.files, as_json=args.json, jobs=args.jobs)
     if any(bundles):
         raise CliError("give match records or tournament bundles, not both at once")
-    return verify_command(args.files, as_json=args.json, jobs=args.jobs)
+    from api.cli.log import trust_from_args
+
+    try:
+        trust = trust_from_args(args.key, args.checkpoint, args.log)
+    except (OSError, ValueError) as error:
+        raise CliError(str(error)) from None
+    return verify_command(args.files, as_json=args.json, jobs=args.jobs, trust=trust)
 
 
 def import_(args: argparse.Namespace) -> int:
@@ -202,6 +208,14 @@ def _audit_parsers(sub: Any) -> None:
     check.add_argument(
         "--jobs", type=at_least(1), help="records verified at once (default: one per core)"
     )
+    check.add_argument(
+        "--key",
+        help="the transparency log's public key(s): a vkey, or a file of vkeys or of"
+        " /.well-known/adjudicator-keys JSON; adds the log's checks (leaf, signature, key"
+        " validity, inclusion)",
+    )
+    check.add_argument("--checkpoint", help="a signed checkpoint file the verifier trusts")
+    check.add_argument("--log", help="the service's URL, to fetch a consistency proof")
     check.set_defaults(func=verify)
     load = sub.add_parser("import", help="verify a record and store it as the same match")
     load.add_argument("file")
@@ -288,6 +302,44 @@ def _operator_parser(sub: Any) -> None:
     tokens.set_defaults(func=operator_token)
 
 
+def keys(args: argparse.Namespace) -> int:
+    from api.cli.log import keys_rotate, keys_show
+    from api.service.settings import Settings
+
+    if args.action == "show":
+        return keys_show(_store_url(args), args.json)
+    return keys_rotate(_store_url(args), Settings().signing_key, args.output)
+
+
+def log_command(args: argparse.Namespace) -> int:
+    from api.cli.log import cosign, watch
+
+    if args.action == "watch":
+        if args.state is None:
+            raise CliError("log watch needs --state FILE")
+        return watch(args.url, args.state, args.key)
+    if args.witness_key is None:
+        raise CliError("log cosign needs --witness-key FILE")
+    return cosign(args.url, args.witness_key, args.operator_token)
+
+
+def _log_parsers(sub: Any) -> None:
+    shown = sub.add_parser("keys", help="show or rotate the transparency log's signing keys")
+    shown.add_argument("action", choices=["show", "rotate"])
+    shown.add_argument("--database-url", help="overrides DATABASE_URL")
+    shown.add_argument("--json", action="store_true", help="show: as /.well-known JSON")
+    shown.add_argument("-o", "--output", help="rotate: where the new signer key is written")
+    shown.set_defaults(func=keys)
+    log = sub.add_parser("log", help="watch or cosign a service's transparency log")
+    log.add_argument("action", choices=["watch", "cosign"])
+    log.add_argument("url", help="the service's base URL")
+    log.add_argument("--state", help="watch: the file keeping the last checkpoint seen")
+    log.add_argument("--key", help="watch: the log's key(s) (default: as first published)")
+    log.add_argument("--witness-key", help="cosign: the witness's signer key file")
+    log.add_argument("--operator-token", help="cosign: also record it at the service")
+    log.set_defaults(func=log_command)
+
+
 def _help_parser(sub: Any) -> None:
     listing = sub.add_parser("help", help="list every command, one line each")
     listing.add_argument(
@@ -311,6 +363,7 @@ def parser() -> argparse.ArgumentParser:
     _demo_parser(sub)
     _audit_parsers(sub)
     _operator_parser(sub)
+    _log_parsers(sub)
     _help_parser(sub)
     from api.cli.transcript import add_parser
 

@@ -19,6 +19,7 @@ from api.service.tokens import issue_match_tokens
 from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
 from events.log_store import LogStore
 from events.record import Record, RecordFormatError, loads, record_text
+from projections.log_checks import PublicKey, log_checks
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
 from projections.verify import Check, VerifyReport, verify_record
 
@@ -96,9 +97,23 @@ def verify_stored(
 ) -> VerifyReport:
     """Verify a match as this store holds it (every payload and salt known). The collector is
     paused for the read too: it builds the events (a few objects each) that the checks keep."""
-    existing(store, match_id)
+    match = existing(store, match_id)
     with collector_paused:
-        return verify_record(None, store.read(match_id), games)
+        report = verify_record(None, store.read(match_id), games)
+    if match.status != "closed":
+        return report
+    return VerifyReport(report.match_id, (*report.checks, *log_checks_of(store, match)))
+
+
+def log_checks_of(store: EventStore, match: MatchRecord) -> list[Check]:
+    """The transparency log's checks of a closed match's export, against this service's keys
+    (as ``adjudicator verify --key`` makes them offline)."""
+    text = export_record(store, match, reveal=True, exported_at=match.created_at)
+    keys = [
+        PublicKey(key.verifier, key.valid_from, key.valid_until)
+        for key in LogStore(store).signing_keys()
+    ]
+    return log_checks(loads(text), keys)
 
 
 def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:
