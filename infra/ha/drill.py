@@ -141,6 +141,12 @@ class Answer:
     def conflict(self) -> bool:
         return self.status == 409 and (self.body or {}).get("code") == "version_conflict"
 
+    @property
+    def round_over(self) -> bool:
+        """Refused because the match's one round is over (Zoom's round clock is 120 s): the
+        load moves on to a fresh match."""
+        return self.status == 409 and (self.body or {}).get("code") == "no_round_in_progress"
+
 
 @dataclass
 class Record:
@@ -178,10 +184,13 @@ class Load:
     """``clients`` threads sending buzzes with idempotency keys over ``bases`` until
     :meth:`stop`. A key refused with 503 or unanswered is sent again (to the other replica)
     until acknowledged; one acknowledged key in four is sent again to the other replica, whose
-    answer must be the first one."""
+    answer must be the first one. A match whose round is over is replaced by a fresh one
+    (``matches`` holds those in play, ``every_match`` all of them)."""
 
     def __init__(self, bases: list[str], matches: list[dict[str, Any]], clients: int = 8) -> None:
-        self.bases, self.matches, self.record = bases, matches, Record()
+        self.bases, self.matches, self.record = bases, list(matches), Record()
+        self.every_match = list(matches)
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads = [
             threading.Thread(target=self._client, args=(n,), daemon=True) for n in range(clients)
@@ -216,6 +225,23 @@ class Load:
                     time.sleep(0.05 if answer.status is None else 0.2)
                 if answer.status is not None and 200 <= answer.status < 300 and i % 4 == 0:
                     self._post(client, self.bases[replica], match, seat, key)
+                if answer.round_over:
+                    self._replace(match)
+
+    def _replace(self, match: dict[str, Any]) -> None:
+        """A fresh match in place of ``match`` (once, whichever client finds it over first)."""
+        with self._lock:
+            if match not in self.matches:
+                return
+            while not self._stop.is_set():
+                try:
+                    fresh = create_match(random.choice(self.bases))
+                except (httpx.HTTPError, ValueError):
+                    time.sleep(0.2)  # no primary now: try again
+                    continue
+                self.matches[self.matches.index(match)] = fresh
+                self.every_match.append(fresh)
+                return
 
     def _post(
         self, client: httpx.Client, base: str, match: dict[str, Any], seat: str, key: str
@@ -307,8 +333,8 @@ def verify(base: str, match: dict[str, Any]) -> dict[str, Any]:
 def problems(bases: list[str], matches: list[dict[str, Any]], record: Record) -> list[str]:
     """What the drill recorded wrongly (empty: nothing): every acknowledged key in its match's
     log exactly once, with the events its answers gave; every answer to a key the same; no 500,
-    no status but 2xx, 503 and 409 ``version_conflict``; seqs and global positions gap-free;
-    every chain verifies."""
+    no status but 2xx, 503, 409 ``version_conflict`` and ``no_round_in_progress``; seqs and
+    global positions gap-free; every chain verifies."""
     found: list[str] = []
     logs = {m["match_id"]: log_of(bases[0], m) for m in matches}
     for match_id, events in logs.items():
@@ -331,7 +357,9 @@ def problems(bases: list[str], matches: list[dict[str, Any]], record: Record) ->
         if given[0].get("hash") != events[0]["hash"] or given[0].get("seq") != events[0]["seq"]:
             found.append(f"{key}: its answer is not what the log holds")
     unexpected = [
-        a for a in record.answers if a.status is not None and a.status >= 300 and not a.retryable
+        a
+        for a in record.answers
+        if a.status is not None and a.status >= 300 and not (a.retryable or a.round_over)
     ]
     if unexpected:
         statuses = Counter(a.status for a in unexpected)
