@@ -24,6 +24,7 @@ from api.http.limits import BodyLimit
 from api.http.responses import GZIP_LEVEL, GZIP_MINIMUM, FastJSONResponse, SharedBodies
 from api.http.routes import audit, games, health, live, log, ludii, matches, transcripts
 from api.http.routes import tournaments as tournament_routes
+from api.http.routes.tournament_list import router as tournament_list
 from api.service.fanout import Quiet
 from api.service.matches import MatchService
 from api.service.settings import Settings
@@ -106,6 +107,7 @@ def create_app(
     routers = (health.router, games.router, audit.router, matches.router, live.router, ludii.router)
     for router in (*routers, transcripts.router, tournament_routes.router, log.router):
         app.include_router(router)
+    app.include_router(tournament_list)  # GET /tournaments
     console.mount(app)
     openapi.install(app)
     return app

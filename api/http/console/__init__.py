@@ -1,9 +1,10 @@
 """The web console: a shell page and a small set of ES modules and SVG, served by the app.
 
-There is no build step and no template engine: ``/`` and ``/console/matches/{id}`` return the
-same shell page, whose modules read and write only through the public REST API and the live
-stream (``static/api.js`` is the one module that calls them). Every asset is served from
-``static/``, so the console works with the network off.
+There is no build step and no template engine: ``/``, ``/console/matches/{id}`` and
+``/console/tournaments/{id}`` return the same shell page, whose modules read and write only
+through the public REST API and the live stream (``static/api.js``, and for tournaments
+``static/tournament-api.js``, are the only modules that call them). Every asset is served
+from ``static/``, so the console works with the network off.
 """
 
 from __future__ import annotations
@@ -32,4 +33,8 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/console/matches/{match_id}", include_in_schema=False)
     def console_match(match_id: str) -> FileResponse:
+        return _shell()
+
+    @app.get("/console/tournaments/{tournament_id}", include_in_schema=False)
+    def console_tournament(tournament_id: str) -> FileResponse:
         return _shell()
