@@ -10,6 +10,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
@@ -153,3 +154,22 @@ signing_keys = Table(
 """The log's Ed25519 keys. ``private_key`` (a signed-note skey) is kept only for a key the
 service generated itself; a key configured by ``ADJUDICATOR_SIGNING_KEY`` has only its public
 half here. ``valid_until`` is set once, when the key is rotated out."""
+
+# The fold's checkpoints (``projections.stored_checkpoints``): a cache of derived states, never
+# a source of truth. Rows are only added; one that no query's timeline names again is simply
+# never read.
+
+fold_checkpoints = Table(
+    "fold_checkpoints",
+    metadata,
+    Column("match_id", String(36), nullable=False),
+    Column("codec", String(64), nullable=False),
+    Column("k", Integer, nullable=False),
+    Column("prefix", String(32), nullable=False),
+    Column("state", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("match_id", "codec", "k", "prefix", name="pk_fold_checkpoints"),
+    CheckConstraint("k >= 1", name="ck_fold_checkpoints_k"),
+)
+"""The fold's state after the first ``k`` facts of a timeline whose prefix digest is ``prefix``
+(hex), encoded by ``codec`` (the game's rules version, the codec's version and a digest of the
+rules' code: a blob of another codec is never decoded)."""
