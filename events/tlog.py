@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, tuple_
+from sqlalchemy import Connection, and_, func, insert, or_, select
 
 from adjudicator.kernel.canonical import canonical_json, iso
 from events.envelope import StoredEvent
@@ -95,22 +95,37 @@ def size(conn: Connection) -> int:
 
 def nodes(conn: Connection, wanted: Sequence[merkle.Node]) -> merkle.NodeMap:
     """The stored perfect subtrees ``wanted``, in one query."""
+    return merkle.NodeMap(node_hashes(conn, wanted))
+
+
+def node_hashes(conn: Connection, wanted: Sequence[merkle.Node]) -> dict[merkle.Node, bytes]:
     if not wanted:
-        return merkle.NodeMap({})
-    key = tuple_(tlog_nodes.c.level, tlog_nodes.c.idx)
-    query = select(tlog_nodes).where(key.in_(list(set(wanted))))
-    found = {(r.level, r.idx): bytes.fromhex(r.hash) for r in conn.execute(query)}
-    return merkle.NodeMap(found)
+        return {}
+    # one indexed equality per node: SQLite plans ``(level, idx) IN (...)`` as a scan
+    pairs = [and_(tlog_nodes.c.level == lv, tlog_nodes.c.idx == i) for lv, i in set(wanted)]
+    query = select(tlog_nodes).where(or_(*pairs))
+    return {(r.level, r.idx): bytes.fromhex(r.hash) for r in conn.execute(query)}
 
 
 def append(
     conn: Connection, kind: str, match_id: str | None, leaf: bytes, recorded_at: datetime
 ) -> int:
     """Append ``leaf``; returns its index. Call inside the transaction that records its reason."""
+    index, _ = append_reading(conn, kind, match_id, leaf, recorded_at)
+    return index
+
+
+def append_reading(
+    conn: Connection, kind: str, match_id: str | None, leaf: bytes, recorded_at: datetime
+) -> tuple[int, merkle.NodeMap]:
+    """:func:`append`, answering also the nodes the new tree's root needs (read in the same
+    query as those the append needs: a close signs the new root at once)."""
     lock(conn)
     index = size(conn)
     hashed = merkle.leaf_hash(leaf)
-    new = merkle.new_nodes(index, hashed, nodes(conn, merkle.nodes_for_append(index)))
+    wanted = [*merkle.nodes_for_append(index), *merkle.nodes_for_root(index + 1)]
+    found = node_hashes(conn, wanted)
+    new = merkle.new_nodes(index, hashed, merkle.NodeMap(found))
     conn.execute(
         insert(tlog_leaves).values(
             idx=index,
@@ -123,7 +138,8 @@ def append(
     )
     rows = [{"level": lv, "idx": i, "hash": h.hex()} for lv, i, h in new]
     conn.execute(insert(tlog_nodes), rows)
-    return index
+    known = {**found, **{(lv, i): h for lv, i, h in new}}
+    return index, merkle.NodeMap(known)
 
 
 def append_match(
@@ -131,9 +147,10 @@ def append_match(
 ) -> int:
     """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches."""
     assert match.closed_at is not None
-    index = append(conn, "match", match.match_id, match_leaf(match, events), match.closed_at)
+    leaf = match_leaf(match, events)
+    index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at)
     if signer is not None:
-        store_checkpoint(conn, index + 1, signer, match.closed_at)
+        store_checkpoint(conn, index + 1, signer, match.closed_at, known)
     return index
 
 
@@ -145,9 +162,17 @@ def origin_checkpoint(signer: Signer, tree_size: int, root_hash: bytes) -> Check
     return Checkpoint(signer.name, tree_size, root_hash)
 
 
-def store_checkpoint(conn: Connection, tree_size: int, signer: Signer, now: datetime) -> str:
-    """Sign the checkpoint of ``tree_size`` at ``now`` and keep it."""
-    text = format_checkpoint(origin_checkpoint(signer, tree_size, root(conn, tree_size)))
+def store_checkpoint(
+    conn: Connection,
+    tree_size: int,
+    signer: Signer,
+    now: datetime,
+    known: merkle.NodeMap | None = None,
+) -> str:
+    """Sign the checkpoint of ``tree_size`` at ``now`` and keep it (``known``: the nodes its
+    root needs, when the caller has them)."""
+    top = root(conn, tree_size) if known is None else merkle.root_hash(known, tree_size)
+    text = format_checkpoint(origin_checkpoint(signer, tree_size, top))
     stamp = int(now.timestamp())
     signed = parse_note(signer.sign(text))
     note = add_signatures(signed, [timestamper(signer).cosignature(text, stamp)])
