@@ -17,6 +17,12 @@ is at or before ``at``, applies the rest exactly as ``replay`` does, then ``adva
 ``at``. States are immutable values in every game, so a checkpointed state is shared, never
 changed.
 
+Stored checkpoints (``projections.stored_checkpoints``): with a ``backing``, a checkpoint first
+taken in memory is also handed to the store (written in the background), and a query whose
+timeline has a deeper checkpoint than memory holds asks the store for it (the same key: ``k``
+and the prefix's digest) before folding from the deepest one in memory. After a restart the
+first read of a long match thus folds only the facts after its deepest stored checkpoint.
+
 Memory bound: at most ``capacity`` matches and, beyond the most recently asked one, at most
 ``max_events`` events read in all (least recently used matches dropped first; about 1.8 kB a
 Zoom event with its fact, so the defaults hold a few hundred MB at most); per match its events
@@ -34,14 +40,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import canonical_json
 from adjudicator.kernel.decider import Fact, Game, Setup
-from adjudicator.kernel.fold import Folded, timeline
+from adjudicator.kernel.fold import Folded, Running, timeline
 from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
+from projections.stored_checkpoints import FoldStore
 from projections.views import Known
 
 EVERY = 200
@@ -49,6 +56,18 @@ PER_MATCH = 64
 TIMELINES = 8
 POINTS = 2
 Point = Callable[[Game[Any, Any], Any, Fact], dict[str, Any]]
+
+
+class Backing(Protocol):
+    """Where a match's checkpoints are kept beyond memory (``stored_checkpoints.StoredFolds``)."""
+
+    def load(self, candidates: Sequence[tuple[int, bytes]]) -> tuple[int, bytes, Any] | None:
+        """The deepest of ``candidates`` (``k``, prefix digest) kept: (``k``, digest, state)."""
+        ...
+
+    def save(self, k: int, digest: bytes, state: Any) -> None:
+        """Keep the state after the ``k`` facts of prefix ``digest`` (may return before it is)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +100,16 @@ class MatchFolds:
     """One match's facts as read so far and its checkpoints (pure: no store, no clock)."""
 
     def __init__(
-        self, game: Game[Any, Any], setup: Setup, every: int = EVERY, per_match: int = PER_MATCH
+        self,
+        game: Game[Any, Any],
+        setup: Setup,
+        every: int = EVERY,
+        per_match: int = PER_MATCH,
+        backing: Backing | None = None,
     ) -> None:
         self.game, self.setup = game, setup
         self.every, self.per_match = every, per_match
+        self.backing = backing
         self.events: list[StoredEvent] = []
         self.private: list[StoredEvent] = []  # the events with a private payload
         self.facts: list[Fact] = []
@@ -160,13 +185,8 @@ class MatchFolds:
         line = self.line(n)
         limit = bisect_right(line.times, at)
         start, state = self._resume(line, limit)
-        game = self.game
-        for k in range(start, limit):
-            fact = line.facts[k]
-            state = game.evolve(game.advance(state, fact.at), fact)
-            if (k + 1) % self.every == 0:
-                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
-        return Folded(game.advance(state, at), line.effects)
+        state = self._apply(line, start, limit, state)
+        return Folded(self.game.advance(state, at), line.effects)
 
     def points(self, n: int, point: Point) -> list[dict[str, Any]]:
         """``point(game, state, fact)`` for each fact of the timeline of the first ``n`` facts,
@@ -211,22 +231,68 @@ class MatchFolds:
         return best
 
     def _resume(self, line: Line, limit: int) -> tuple[int, Any]:
-        """The deepest checkpoint of ``line`` within its first ``limit`` facts, or the start."""
+        """The deepest checkpoint of ``line`` within its first ``limit`` facts (in memory, or
+        deeper in the backing store), or the start."""
+        top, found = limit // self.every, (0, None)
         with self._lock:
-            for j in range(limit // self.every, 0, -1):
+            for j in range(top, 0, -1):
                 key = (j * self.every, line.digests[j])
                 state = self._states.get(key)
                 if state is not None:
                     self._states.move_to_end(key)
-                    return key[0], state
+                    found = (key[0], state)
+                    break
+        if self.backing is not None and found[0] < top * self.every:
+            deeper = [
+                (j * self.every, line.digests[j]) for j in range(top, found[0] // self.every, -1)
+            ]
+            stored = self.backing.load(deeper)
+            if stored is not None:
+                k, digest, state = stored
+                self._keep((k, digest), state, store=False)
+                return k, state
+        if found[1] is not None:
+            return found
         return 0, self.game.initial(self.setup)
 
-    def _keep(self, key: tuple[int, bytes], state: Any) -> None:
+    def running(self, n: int) -> Running[Any]:
+        """The first ``n`` facts folded as :meth:`Running.start` folds them, resumed from the
+        deepest checkpoint of their timeline (checkpoints taken on the way)."""
+        line = self.line(n)
+        count = len(line.facts)
+        start, state = self._resume(line, count)
+        state = self._apply(line, start, count, state)
+        plays = self.game.plays
+        last_play = next((f.at for f in reversed(line.facts) if f.type in plays), None)
+        horizon = line.facts[-1].at if line.facts else None
+        seq = self.facts[n - 1].seq if n else 0
+        return Running(state, line.effects, seq, horizon, last_play)
+
+    def warm(self, n: int) -> None:
+        """Take the checkpoints of the timeline of the first ``n`` facts up to its end."""
+        line = self.line(n)
+        limit = len(line.facts) - len(line.facts) % self.every
+        start, state = self._resume(line, limit)
+        self._apply(line, start, limit, state)
+
+    def _apply(self, line: Line, start: int, stop: int, state: Any) -> Any:
+        game = self.game
+        for k in range(start, stop):
+            fact = line.facts[k]
+            state = game.evolve(game.advance(state, fact.at), fact)
+            if (k + 1) % self.every == 0:
+                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
+        return state
+
+    def _keep(self, key: tuple[int, bytes], state: Any, store: bool = True) -> None:
         with self._lock:
+            fresh = key not in self._states
             self._states[key] = state
             self._states.move_to_end(key)
             while len(self._states) > self.per_match:
                 self._states.popitem(last=False)
+        if fresh and store and self.backing is not None:
+            self.backing.save(key[0], key[1], state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +319,16 @@ class KnownLog:
         return self.folds.fold(self.n, at)
 
 
+Resolve = Callable[[str], tuple[Game[Any, Any], MatchRecord]]
+
+
 class Checkpoints:
-    """:class:`MatchFolds` of the most recently asked ``capacity`` matches, fed from the store."""
+    """:class:`MatchFolds` of the most recently asked ``capacity`` matches, fed from the store.
+
+    With ``stored`` (a ``stored_checkpoints.FoldStore``), each match's checkpoints are also kept
+    in the store; with ``resolve`` too (a match id to its game and record), :meth:`appended`
+    (an ``EventStore.on_append`` callback) has the background thread take the checkpoints of a
+    match played live each time its log grows past a multiple of ``every`` events."""
 
     def __init__(
         self,
@@ -263,11 +337,51 @@ class Checkpoints:
         every: int = EVERY,
         per_match: int = PER_MATCH,
         max_events: int = 200_000,
+        stored: FoldStore | None = None,
+        resolve: Resolve | None = None,
     ) -> None:
         self.store, self.capacity, self.max_events = store, capacity, max_events
         self.every, self.per_match = every, per_match
+        self.stored, self.resolve = stored, resolve
         self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
         self._lock = threading.Lock()
+        self._warming: set[str] = set()
+
+    def running(
+        self, game: Game[Any, Any], match: MatchRecord, events: Sequence[StoredEvent]
+    ) -> Running[Any]:
+        """``Running.start`` of the match's ``events`` (all of them, as just read), resumed
+        from the deepest checkpoint (a ``LiveFolds`` start)."""
+        folds = self._folds(game, match)
+        folds.add(events)
+        self._shrink()
+        last = events[-1].seq if events else 0
+        return folds.running(folds.cutoff(Known(None, last)))
+
+    def appended(self, match_id: str, stored: Sequence[StoredEvent]) -> None:
+        """After an append: when the log passed a multiple of ``every`` events, take (and
+        store) the match's checkpoints in the background. Never raises, never blocks."""
+        if self.stored is None or self.resolve is None or not stored:
+            return
+        if stored[-1].seq // self.every == (stored[0].seq - 1) // self.every:
+            return
+        with self._lock:
+            if match_id in self._warming:
+                return
+            self._warming.add(match_id)
+        if not self.stored.submit(lambda: self._warm(match_id)):
+            with self._lock:
+                self._warming.discard(match_id)
+
+    def _warm(self, match_id: str) -> None:
+        try:
+            assert self.resolve is not None
+            game, match = self.resolve(match_id)
+            log = self.known(game, match, Known(None, None))
+            log.folds.warm(log.n)
+        finally:
+            with self._lock:
+                self._warming.discard(match_id)
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and
@@ -295,7 +409,11 @@ class Checkpoints:
         with self._lock:
             folds = self._matches.get(match.match_id)
             if folds is None or folds.game is not game:
-                folds = MatchFolds(game, setup_of(match), self.every, self.per_match)
+                setup = setup_of(match)
+                backing = None
+                if self.stored is not None:
+                    backing = self.stored.backing(match.match_id, game, game.initial(setup))
+                folds = MatchFolds(game, setup, self.every, self.per_match, backing)
                 self._matches[match.match_id] = folds
             self._matches.move_to_end(match.match_id)
             while len(self._matches) > self.capacity:

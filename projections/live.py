@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,6 +26,7 @@ from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
 
 Head = tuple[str, datetime]
+Start = Callable[[Game[Any, Any], MatchRecord, Sequence[StoredEvent]], Running[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +40,12 @@ def head_of(events: Sequence[StoredEvent]) -> Head | None:
 
 
 class LiveFolds:
-    def __init__(self, store: EventStore, capacity: int = 2048) -> None:
+    def __init__(self, store: EventStore, capacity: int = 2048, start: Start | None = None) -> None:
+        """``start``: folds a match's whole log when none is cached (``Running.start`` unless
+        given; the service resumes it from the fold's checkpoints)."""
         self.store = store
         self.capacity = capacity
+        self.start = start
         self._folds: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -59,9 +63,11 @@ class LiveFolds:
                     return cached
                 return self.put(match.match_id, cached.running.extend(game, facts), head_of(tail))
         events = self.store.read(match.match_id)
-        return self.put(
-            match.match_id, Running.start(game, setup_of(match), to_facts(events)), head_of(events)
-        )
+        if self.start is not None:
+            running = self.start(game, match, events)
+        else:
+            running = Running.start(game, setup_of(match), to_facts(events))
+        return self.put(match.match_id, running, head_of(events))
 
     def cached(self, game: Game[Any, Any], match: MatchRecord) -> Live:
         """The cached fold as it stands, without reading the store (``current`` if none)."""

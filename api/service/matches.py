@@ -39,6 +39,7 @@ from events import (
 )
 from projections.checkpoints import Checkpoints
 from projections.live import Live, LiveFolds
+from projections.stored_checkpoints import FoldStore
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
 GRANT_CACHE_SIZE = 100_000
@@ -76,10 +77,16 @@ class MatchService:
         self.store = store
         self.games = games
         self.clock = clock
-        self.live = LiveFolds(store)
-        self.checkpoints = Checkpoints(store)
+        self.checkpoints = Checkpoints(store, stored=FoldStore(store), resolve=self._resolve)
+        self.live = LiveFolds(store, start=self.checkpoints.running)
+        store.on_append(self.checkpoints.appended)
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
+
+    def _resolve(self, match_id: str) -> tuple[Game[Any, Any], MatchRecord]:
+        """A match's game and record (for the checkpoints' background thread)."""
+        match = self.match(match_id)
+        return self.game(match.game), match
 
     def known_grant(self, token_hash: str) -> TokenGrant | None:
         """A grant already remembered (no store access)."""
