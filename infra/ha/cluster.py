@@ -98,6 +98,9 @@ class Cluster:
         if postmaster is not None:
             with suppress(ProcessLookupError):
                 os.kill(postmaster, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while any(_running(pid) for pid in (keeper, postmaster)) and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def wait(
         self, healthy: bool = True, timeout: float = 120, not_primary: str | None = None
@@ -118,6 +121,15 @@ class Cluster:
                 pass
             time.sleep(0.2)
         raise TimeoutError(f"the cluster did not recover within {timeout} s: {self.states()}")
+
+
+def _running(pid: int | None) -> bool:
+    """Whether the process runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return pid is not None and stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _pid(path: Path) -> int | None:
