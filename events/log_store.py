@@ -204,6 +204,8 @@ class LogStore:
             old = signing.current_signer(conn, self.store.signer)
             if old is None:
                 raise LogError("no_signing_key", "the current key's private half is not here")
+            if new.name != old.name:
+                raise ValueError(f"the new key must keep the log's name {old.name!r}")
             leaf = rotation_leaf(old, new, now)
             index = tlog.append(conn, "key_rotation", None, leaf, now)
             signing.rotate(conn, old, new, now, keep_private)

@@ -22,9 +22,20 @@ from events import EventStore
 from events.log_store import LogError, LogStore
 from events.record import Record
 from events.signing import generate
-from events.transparency.checkpoint import CheckpointError, check_extends, open_checkpoint
+from events.transparency.checkpoint import (
+    CheckpointError,
+    check_extends,
+    open_checkpoint,
+    parse_checkpoint,
+)
 from events.transparency.merkle import ProofError
-from events.transparency.note import CosignatureSigner, NoteError, Verifier
+from events.transparency.note import (
+    CosignatureSigner,
+    NoteError,
+    Verifier,
+    open_note,
+    parse_note,
+)
 from projections.log_checks import PublicKey, log_checks, parse_keys
 from projections.verify import Check
 
@@ -142,10 +153,13 @@ def watch(url: str, state_file: str, key: str | None, client: httpx.Client | Non
         verifiers = _watch_keys(http, base, key, state)
         note = http.get(f"{base}/log/checkpoint")
         note.raise_for_status()
-        new, _ = open_checkpoint(note.text, verifiers)
+        old = None
         if state.exists():
             seen = json.loads(state.read_text(encoding="utf-8"))
             old, _ = open_checkpoint(seen["checkpoint"], verifiers)
+        verifiers += learned_keys(http, base, verifiers, old.size if old else 0, note.text)
+        new, _ = open_checkpoint(note.text, verifiers)
+        if old is not None:
             proof = _consistency(http, base, old.size, new.size) if new.size > old.size else []
             check_extends(old, new, proof)
     except (httpx.HTTPError, OSError) as error:
@@ -158,6 +172,41 @@ def watch(url: str, state_file: str, key: str | None, client: httpx.Client | Non
     state.write_text(json.dumps({"checkpoint": note.text, "keys": keys}), encoding="utf-8")
     print(f"ok: {new.origin} at size {new.size}")
     return 0
+
+
+def learned_keys(
+    http: httpx.Client, base: str, trusted: list[Verifier], since: int, note: str
+) -> list[Verifier]:
+    """The keys a rotation in the log introduced after size ``since``: a ``key_rotation`` leaf
+    whose statement a trusted key signed hands trust on to the new key (its own signature must
+    verify too). The new checkpoint is then still checked as an extension of the old one."""
+    try:
+        size = parse_checkpoint(parse_note(note).text).size
+    except (NoteError, CheckpointError):
+        return []
+    learned: list[Verifier] = []
+    for start in range(since, size, 1000):
+        answer = http.get(
+            f"{base}/log/entries", params={"start": start, "end": min(size, start + 1000)}
+        )
+        answer.raise_for_status()
+        for entry in answer.json()["entries"]:
+            if entry["kind"] == "key_rotation":
+                learned += _rotation_key(json.loads(entry["leaf"]), [*trusted, *learned])
+    return learned
+
+
+def _rotation_key(leaf: dict[str, Any], trusted: list[Verifier]) -> list[Verifier]:
+    statement = {k: leaf[k] for k in ("at", "kind", "new", "old")}
+    text = json.dumps(statement, sort_keys=True, separators=(",", ":")) + "\n"
+    new = Verifier.from_vkey(leaf["new"])
+    try:
+        for key, by in (("old", trusted), ("new", [new])):
+            if open_note(leaf["signatures"][key], by).text != text:
+                return []
+    except NoteError:
+        return []
+    return [new]
 
 
 def _watch_keys(http: httpx.Client, base: str, key: str | None, state: Path) -> list[Verifier]:

@@ -113,7 +113,7 @@ def test_a_checkpoint_signed_by_a_rotated_out_key_after_its_end_is_refused(
     old_skey = store_skey(store)
     text = export(api)
     api.clock.advance(300)
-    log.rotate(generate(), keep_private=True)
+    log.rotate(generate(log.signing_keys()[0].name), keep_private=True)
     keys = parse_keys(keys_json(api))
     old = next(k for k in keys if k.valid_until is not None)
     assert failing(text, keys) == {}  # the older record still verifies after the rotation
@@ -209,3 +209,27 @@ def test_an_open_match_has_no_leaf_and_its_export_no_proof(api: Api) -> None:
     assert (answer.status_code, answer.json()["code"]) == (404, "not_in_log")
     assert loads(export(api)).log_proof is None
     assert api.client.get("/log/checkpoint").status_code == 200  # the empty tree, signed
+
+
+def test_a_watcher_follows_a_key_rotation_signed_by_the_key_it_trusts(
+    api: Api, tmp_path: Path
+) -> None:
+    state = tmp_path / "seen.json"
+    closed_zoom_match(api)
+    assert log_cli.watch("http://testserver", str(state), None, client=api.client) == 0
+    api.clock.advance(60)
+    log = LogStore(api.client.app.state.service.store)  # type: ignore[attr-defined]
+    log.rotate(generate(log.signing_keys()[0].name), keep_private=True)
+    closed_zoom_match(api)
+    assert log_cli.watch("http://testserver", str(state), None, client=api.client) == 0
+    assert len(json.loads(state.read_text())["keys"]) == 2
+
+    # a key the log starts using without a rotation signed by the trusted key is refused
+    stranger = tmp_path / "stranger.json"
+    closed_zoom_match(api)
+    stranger.write_text(
+        json.dumps(
+            {"checkpoint": api.client.get("/log/checkpoint").text, "keys": [generate().vkey()]}
+        )
+    )
+    assert log_cli.watch("http://testserver", str(stranger), None, client=api.client) == 1
