@@ -20,6 +20,7 @@ TABLES = (
     "alembic_version",
     "tournaments",
     "tournament_events",
+    "fold_checkpoints",
 )
 
 GRANTS = (
@@ -29,6 +30,7 @@ GRANTS = (
     "GRANT SELECT, UPDATE (last) ON positions TO {role}",
     "GRANT SELECT, INSERT ON tournament_events TO {role}",
     "GRANT SELECT, INSERT, UPDATE (last_seq) ON tournaments TO {role}",
+    "GRANT SELECT, INSERT ON fold_checkpoints TO {role}",  # the fold's stored checkpoints
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
 )
