@@ -2,9 +2,9 @@
 
 There is no build step and no template engine: ``/``, ``/console/matches/{id}`` and
 ``/console/tournaments/{id}`` return the same shell page, whose modules read and write only
-through the public REST API and the live stream (``static/api.js``, and for tournaments
-``static/tournament-api.js``, are the only modules that call them). Every asset is served
-from ``static/``, so the console works with the network off.
+through the public REST API and the live stream (``static/api.js`` is the one module that
+calls them). Every asset is served from ``static/``, so the console works with the network
+off.
 """
 
 from __future__ import annotations

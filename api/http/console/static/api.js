@@ -60,7 +60,7 @@ function exactReviver(key, value, context) {
   return value;
 }
 
-async function call(method, path, { token = "", body, params, extra, exact = false } = {}) {
+export async function call(method, path, { token = "", body, params, extra, exact = false } = {}) {
   const url = new URL(path, location.origin);
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, v);

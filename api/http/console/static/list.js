@@ -5,6 +5,7 @@ import { api, operatorToken, setOperatorToken } from "./api.js";
 import { h, replace, showError } from "./dom.js";
 import { schemaForm } from "./form.js";
 import { gridView, sampleGrid } from "./zoomgrid.js";
+import { tournamentSection } from "./tournament.js";
 
 const EXAMPLES = {
   no_not_that: {
@@ -29,6 +30,7 @@ export async function renderList(main) {
     h("h1", {}, "Matches"),
     filters,
     table,
+    tournamentSection(),
     createSection(games, () => loadMatches(table, filters)),
   );
   await loadMatches(table, filters);

@@ -1,0 +1,243 @@
+"""The tournament page in Chromium: a 4-player Zoom round robin created through the API, opened
+by its organizer, who pairs round 1; a board's match followed from its link and played to its
+end by clicks as the two seats, closed by its host; the organizer's page (never reloaded) shows
+the winner's point within a few polls; errors beside the organizer's controls, a forfeit, a
+withdrawal, the record-time control, the audit badge, and the page at a phone's width."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from api.http.app import create_app
+from api.service.settings import Settings
+from tests.browser.conftest import OPERATOR, shot
+from tests.browser.console import find_target, host_state, open_as
+from tests.browser.test_phone_width import PHONE, assert_fits
+
+LIVE_MS = 6000  # the page polls the standings every 2 s
+PLAYERS = ["Ann", "Bob", "Cleo", "Dev"]
+CONFIG = {"rounds": 1, "targets_per_round": 1, "grid_height": 6, "grid_width": 6}
+
+
+def create_tournament(base: str) -> dict[str, Any]:
+    body = {
+        "name": "Console Cup",
+        "game": "zoom",
+        "format": "round_robin",
+        "tiebreaks": ["sonneborn_berger", "buchholz"],
+        "players": [{"name": n} for n in PLAYERS],
+        "config": CONFIG,
+    }
+    headers = {"Authorization": f"Bearer {OPERATOR}"}
+    response = httpx.post(f"{base}/tournaments", json=body, headers=headers)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def points(page: Any, player: str) -> str:
+    text: str = page.inner_text(f"#standings-table tr[data-player={player}] td.points")
+    return text
+
+
+def wait_points(page: Any, player: str, value: str, timeout: int = LIVE_MS) -> None:
+    selector = f"#standings-table tr[data-player={player}] td.points"
+    page.wait_for_function(
+        f"document.querySelector('{selector}')?.textContent === '{value}'", timeout=timeout
+    )
+
+
+def local_input(page: Any, iso: str) -> str:
+    """``iso`` as a datetime-local input's value in the browser's own zone."""
+    value: str = page.evaluate(
+        """(iso) => { const d = new Date(iso); const p = (n) => String(n).padStart(2, "0");
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T` +
+               `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`; }""",
+        iso,
+    )
+    return value
+
+
+@pytest.mark.slow
+def test_a_round_paired_played_by_clicks_moves_the_standings_live(
+    server: str, contexts: Any
+) -> None:
+    made = create_tournament(server)
+    tid, names = made["tournament_id"], {p["id"]: p["name"] for p in made["players"]}
+    page_url = f"{server}/console/tournaments/{tid}"
+
+    start = contexts()  # the start page links the tournament
+    start.goto(f"{server}/")
+    start.click(f"#tournaments li[data-tournament='{tid}'] a")
+    start.wait_for_selector("#tournament-name:has-text('Console Cup')")
+    assert start.inner_text("#acting") == "Acting as: visitor (spectator)"
+    assert start.query_selector("#pair-round") is None  # no organizer's controls without the token
+
+    organizer = contexts()
+    organizer.goto(f"{page_url}#token={made['organizer_token']}")
+    organizer.wait_for_selector("#pair-round")
+    assert "token" not in organizer.url  # the fragment is cleared once kept
+    assert organizer.inner_text("#acting") == "Acting as: organizer"
+    assert organizer.inner_text("#tournament-game") == "Zoom"
+    assert organizer.inner_text("#tournament-format") == "round robin"
+    heads = organizer.locator("#standings-table thead th").all_inner_texts()
+    assert heads == ["Rank", "Player", "Points", "Sonneborn-Berger", "Buchholz", "Wins"]
+    organizer.wait_for_selector("#audit-badge:has-text('verified')")
+    organizer.evaluate("window.notReloaded = true")
+
+    organizer.click("#pair-round")
+    organizer.wait_for_selector("#rounds .round[data-round='1'] tr[data-board='2']")
+    board = organizer.locator("#rounds .round[data-round='1'] tr[data-board='1']")
+    first, second = (board.locator(f"td.{s}").inner_text() for s in ("first", "second"))
+    first_id = next(p for p, n in names.items() if n == first)
+    second_id = next(p for p, n in names.items() if n == second)
+    links = {
+        a.get_attribute("data-role"): server + a.get_attribute("href")
+        for a in board.locator(".role-links a").element_handles()
+    }
+    assert set(links) == {"host", "alpha", "beta", "auditor"}
+    assert board.locator("td.result-cell").inner_text() == "in play"
+    assert organizer.locator("#crosstable tbody tr").count() == 4
+
+    # a spectator follows the pairing's link from the tournament page to its match
+    start.wait_for_selector("#rounds tr[data-board='1'] a.watch", timeout=LIVE_MS)
+    start.click("#rounds tr[data-board='1'] a.watch")
+    start.wait_for_selector("#round-line")
+    assert "/console/matches/" in start.url
+
+    play_board(server, links, contexts)
+
+    wait_points(organizer, first_id, "1")  # polled: the organizer's page was never reloaded
+    assert organizer.evaluate("window.notReloaded") is True
+    assert points(organizer, second_id) == "0"
+    assert organizer.inner_text(f"#standings-table tr[data-player={first_id}] td.rank") == "1"
+    assert organizer.inner_text(f"#standings-table tr[data-player={first_id}] td.wins") == "1"
+    assert board.locator("td.result-cell").inner_text().startswith(f"{first} wins")
+    row = f"#crosstable tr[data-player={first_id}] td[data-opponent={second_id}]"
+    assert organizer.inner_text(row) == "1"
+    organizer.wait_for_selector("#audit-badge.ok:has-text('verified')")
+
+    start.go_back()  # back on the tournament page the spectator came from
+    start.wait_for_selector("#standings-table")
+    wait_points(start, first_id, "1")
+
+    organizer_controls(organizer, names)
+    record_time(organizer, server, tid, first_id)
+    shot(organizer, "tournament-organizer")
+
+    phone = contexts(width=PHONE, height=780)
+    phone.goto(page_url)
+    phone.wait_for_selector("#rounds .round[data-round='2']")
+    phone.wait_for_selector("#audit-badge.ok")
+    assert_fits(phone, "tournament page")
+    shot(phone, "tournament-phone")
+    for page in (start, organizer, phone):
+        assert page.errors == []
+
+
+def play_board(server: str, links: dict[str, str], contexts: Any) -> None:
+    """Board 1's match played to its end by clicks: the first seat finds the only target, then
+    its host closes the match."""
+    host = open_as(contexts, links["host"], "#start-round")
+    alpha = open_as(contexts, links["alpha"], "#round-line")
+    beta = open_as(contexts, links["beta"], "#round-line")
+    host.click("#start-round")
+    alpha.wait_for_selector("#grid", timeout=LIVE_MS)
+    answer = host_state(server, links)["state"]["round"]
+    cell = find_target(answer["grid"], answer["targets"]["A"])
+    alpha.click(".target[data-target=A]")
+    alpha.click(f"#grid [data-cell={cell}]")
+    alpha.click("#buzz")
+    for page in (host, alpha, beta):
+        page.wait_for_selector("#result:has-text('alpha wins')", timeout=LIVE_MS)
+    host.on("dialog", lambda dialog: dialog.accept())
+    host.click("#close-match")
+    host.wait_for_selector(".closed")
+    for page in (host, alpha, beta):
+        assert page.errors == []
+
+
+def organizer_controls(page: Any, names: dict[str, str]) -> None:
+    """Pairing early is refused beside the button; a forfeit decides board 2; round 2 pairs;
+    a withdrawal is shown in the standings."""
+    page.click("#pair-round")
+    page.wait_for_selector("#pair-error:has-text('round_not_finished')")
+    assert page.query_selector("#rounds .round[data-round='2']") is None
+
+    page.select_option("#forfeit-board", "1/2")
+    winner = page.locator("#forfeit-winner option").first.get_attribute("value")
+    page.select_option("#forfeit-winner", winner)
+    page.fill("#forfeit-reason", "did not show up")
+    page.click("#forfeit-submit")
+    cell = "#rounds .round[data-round='1'] tr[data-board='2'] td.result-cell"
+    page.wait_for_selector(f"{cell}:has-text('{names[winner]} wins by forfeit')")
+    assert "did not show up" in page.inner_text(cell)
+    wait_points(page, winner, "1")
+
+    page.click("#pair-round")
+    page.wait_for_selector("#rounds .round[data-round='2'] tr[data-board='2'] .role-links")
+    assert page.locator("#pair-error").is_hidden()
+
+    page.select_option("#forfeit-board", "2/1")
+    page.fill("#forfeit-reason", "x")
+    page.select_option("#forfeit-winner", "")
+    page.click("#forfeit-submit")
+    page.wait_for_selector(
+        "#rounds .round[data-round='2'] tr[data-board='1'] td:has-text('double forfeit')"
+    )
+    page.select_option("#forfeit-board", "2/2")
+    page.fill("#forfeit-reason", "")
+    page.click("#forfeit-submit")  # the browser asks for a reason: nothing is sent
+    assert page.locator("#forfeit-error").is_hidden()
+
+    player = next(iter(names))
+    page.select_option("#withdraw-player", player)
+    page.fill("#withdraw-reason", "ill")
+    page.click("#withdraw-submit")
+    page.wait_for_selector(f"#standings-table tr.withdrawn[data-player={player}]")
+    assert player not in page.locator("#withdraw-player option").evaluate_all(
+        "(options) => options.map((o) => o.value)"
+    )
+
+
+def record_time(page: Any, server: str, tid: str, winner: str) -> None:
+    """As known just after round 1 was paired (before any result), nobody had a point; back to
+    live, the winner's point is there again."""
+    summary = httpx.get(f"{server}/tournaments/{tid}").json()
+    paired = datetime.fromisoformat(summary["rounds"][0]["recorded_at"])
+    then = (paired.replace(microsecond=0) + timedelta(seconds=1)).isoformat()
+    page.fill("#t-known", local_input(page, then))
+    page.click("#t-go")
+    page.wait_for_selector("#past .past")
+    wait_points(page, winner, "0")
+    assert page.locator("#rounds .round[data-round='2']").count() == 0
+    assert page.get_attribute("#live-status", "data-status") == "past"
+    page.click("#t-live")
+    wait_points(page, winner, "1")
+    assert page.locator("#past").is_hidden()
+
+
+def test_the_tournament_list_and_the_page_shell(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path}/t.sqlite3", operator_token=OPERATOR)
+    client = TestClient(create_app(settings))
+    assert client.get("/tournaments").json() == []
+    body = {"name": "Cup", "game": "zombego", "format": "swiss", "rounds": 3,
+            "players": [{"name": n} for n in PLAYERS]}  # fmt: skip
+    auth = {"Authorization": f"Bearer {OPERATOR}"}
+    ids = [
+        client.post("/tournaments", json=body, headers=auth).json()["tournament_id"] for _ in "ab"
+    ]
+    listed = client.get("/tournaments").json()
+    assert [t["tournament_id"] for t in listed] == ids[::-1]  # newest first
+    assert listed[0]["name"] == "Cup" and listed[0]["game"] == "zombego"
+    second = client.get("/tournaments", params={"limit": 1, "offset": 1}).json()
+    assert [t["tournament_id"] for t in second] == ids[:1]
+    assert client.get("/tournaments?limit=0").json()["code"] == "invalid_request"
+    shell = client.get(f"/console/tournaments/{ids[0]}")
+    assert shell.status_code == 200 and "/console/static/app.js" in shell.text
