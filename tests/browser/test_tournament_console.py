@@ -221,6 +221,14 @@ def record_time(page: Any, server: str, tid: str, winner: str) -> None:
     page.click("#t-live")
     wait_points(page, winner, "1")
     assert page.locator("#past").is_hidden()
+    page.fill("#t-at", local_input(page, then))  # game time: the results as they stood then
+    page.click("#t-go")
+    page.wait_for_selector("#past .past:has-text('game time')")
+    wait_points(page, winner, "0")
+    page.fill("#t-at", "")
+    page.click("#t-go")
+    wait_points(page, winner, "1")
+    assert page.get_attribute("#live-status", "data-status") == "live"
 
 
 def test_the_tournament_list_and_the_page_shell(tmp_path: Path) -> None:
@@ -241,3 +249,49 @@ def test_the_tournament_list_and_the_page_shell(tmp_path: Path) -> None:
     assert client.get("/tournaments?limit=0").json()["code"] == "invalid_request"
     shell = client.get(f"/console/tournaments/{ids[0]}")
     assert shell.status_code == 200 and "/console/static/app.js" in shell.text
+
+
+@pytest.mark.slow
+def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts: Any) -> None:
+    """A single elimination's bracket: the winners of round 1 marked, then paired into the
+    final; an unknown id says so; a token that is not the organizer's is refused beside the
+    button."""
+    headers = {"Authorization": f"Bearer {OPERATOR}"}
+    body = {
+        "name": "Knockout",
+        "game": "zoom",
+        "format": "single_elimination",
+        "players": [{"name": n} for n in PLAYERS],
+        "config": CONFIG,
+    }
+    made = httpx.post(f"{server}/tournaments", json=body, headers=headers).json()
+    tid, token = made["tournament_id"], made["organizer_token"]
+    organizer = {"Authorization": f"Bearer {token}"}
+    paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
+    for board in paired["pairings"]:
+        ruling = {"type": "declare_result", "winner": "alpha", "reason": "played in the channel"}
+        host = {"Authorization": f"Bearer {board['tokens']['host']}"}
+        url = f"{server}/matches/{board['match_id']}/rulings"
+        assert httpx.post(url, json=ruling, headers=host).status_code == 201
+
+    page = contexts()
+    page.goto(f"{server}/console/tournaments/{tid}#token=org_not_this_one")
+    page.wait_for_selector("#bracket .bracket-match")
+    assert page.inner_text("#tournament-format") == "single elimination"
+    assert page.query_selector("#crosstable") is None
+    names = {p["id"]: p["name"] for p in made["players"]}
+    winners = page.locator("#bracket .slot.won").all_inner_texts()
+    assert sorted(winners) == sorted(names[b["first"]] for b in paired["pairings"])
+    page.click("#pair-round")
+    page.wait_for_selector("#pair-error:has-text('not_organizer')")
+    assert "refused" in page.inner_text("#acting")
+    assert page.query_selector("#rounds .round[data-round='2']") is None
+
+    httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer)
+    page.wait_for_selector("#rounds .round[data-round='2']", timeout=LIVE_MS)
+    page.wait_for_selector("#bracket [data-round='2'] .slot:has-text('Ann')")
+    shot(page, "tournament-bracket")
+
+    page.goto(f"{server}/console/tournaments/no-such-tournament")
+    page.wait_for_selector("#tournament-error:has-text('unknown_tournament')")
+    assert page.errors == []

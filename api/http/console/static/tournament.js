@@ -367,6 +367,9 @@ class TournamentPage {
       await this.refresh();
     } catch (error) {
       showError(errorTarget, error);
+      if (error?.status === 401 || error?.status === 403) {
+        document.getElementById("acting").textContent = "Acting as: visitor (the organizer token was refused)";
+      }
     } finally {
       if (control) control.disabled = false;
     }
