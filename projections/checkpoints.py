@@ -328,7 +328,11 @@ class Checkpoints:
     With ``stored`` (a ``stored_checkpoints.FoldStore``), each match's checkpoints are also kept
     in the store; with ``resolve`` too (a match id to its game and record), :meth:`appended`
     (an ``EventStore.on_append`` callback) has the background thread take the checkpoints of a
-    match played live each time its log grows past a multiple of ``every`` events."""
+    match played live each time its log grows past a multiple of the store's stride.
+
+    Bound: ``capacity`` matches and ``max_events`` events held (see the module's docstring);
+    the stored checkpoints are bounded by the store's stride (one state per ``STRIDE`` facts
+    of each timeline asked for), not by memory."""
 
     def __init__(
         self,
@@ -359,11 +363,12 @@ class Checkpoints:
         return folds.running(folds.cutoff(Known(None, last)))
 
     def appended(self, match_id: str, stored: Sequence[StoredEvent]) -> None:
-        """After an append: when the log passed a multiple of ``every`` events, take (and
+        """After an append: when the log passed a multiple of the stride, take (and
         store) the match's checkpoints in the background. Never raises, never blocks."""
         if self.stored is None or self.resolve is None or not stored:
             return
-        if stored[-1].seq // self.every == (stored[0].seq - 1) // self.every:
+        stride = self.stored.stride
+        if stored[-1].seq // stride == (stored[0].seq - 1) // stride:
             return
         with self._lock:
             if match_id in self._warming:

@@ -102,7 +102,7 @@ def check_codec(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: 
 def backed(
     store: EventStore, match_id: str, game: Game[Any, Any], setup: Setup, every: int
 ) -> tuple[MatchFolds, FoldStore]:
-    folds = FoldStore(store)
+    folds = FoldStore(store, stride=every * 2 if every > 2 else every)
     backing = folds.backing(match_id, game, game.initial(setup))
     assert backing is not None
     backing.__class__ = Counting
@@ -209,7 +209,7 @@ def test_a_restart_resumes_from_a_stored_checkpoint(store: EventStore) -> None:
     after, fresh = backed(store, "m-restart", table.game, table.setup, every=3)
     after.add_facts(facts, recorded)
     line = after.line(len(facts))
-    deepest = len(line.facts) - len(line.facts) % 3
+    deepest = len(line.facts) - len(line.facts) % 6  # the stride: 2 * every
     assert deepest >= 6
     assert after._resume(line, len(line.facts))[0] == deepest
     assert Counting.loads == 1
