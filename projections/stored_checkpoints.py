@@ -41,6 +41,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase, RoundState, SeatState
+from adjudicator.games.zoom.grid import Board
 from adjudicator.games.zoom.state import BuzzOutcome, Outcomes, ZoomState
 from adjudicator.kernel.decider import Game
 from events import EventStore
@@ -85,14 +86,20 @@ class Codec(Protocol):
 
 class ZoomCodec:
     """Zoom's state, its buzz outcomes (a cons list, as deep as the match is long) flattened
-    oldest first; its configuration (a pydantic model) as JSON values."""
+    oldest first; its configuration (a pydantic model) as JSON values. The memos that take no
+    part in equality: a buzz's rendered view (JSON values) is kept, the board's hits are not."""
 
     _decoder = msgspec.msgpack.Decoder(tuple[ZoomState, list[BuzzOutcome]], dec_hook=_dec_hook)
 
     def encode(self, state: ZoomState) -> bytes:
         outcomes = list(state.outcomes or ())
         outcomes.reverse()
-        return _ENCODER.encode((replace(state, outcomes=None), outcomes))
+        bare = replace(state, outcomes=None)
+        if state.round is not None:  # the board's memo of hits grows as requests read it
+            board = state.round.board
+            fresh = Board(board.grid, board.targets, board.encoded_grid, board.encoded_targets)
+            bare = replace(bare, round=replace(state.round, board=fresh))
+        return _ENCODER.encode((bare, outcomes))
 
     def decode(self, blob: bytes, initial: ZoomState) -> ZoomState:
         state, outcomes = self._decoder.decode(blob)
