@@ -1,0 +1,98 @@
+"""The service's stored checkpoints end to end: a match played live stores its checkpoints in the
+background (``Checkpoints.appended``), and a restarted service (a fresh ``MatchService`` on the
+same store: nothing in memory) resumes its live fold and its reads at past (at, known) from
+them, equal to the full fold, also after a ruling that voids an early buzz."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+
+from adjudicator.kernel.decider import Role, Viewer
+from api.service.matches import MatchService
+from events.tables import fold_checkpoints
+from projections.checkpoints import Checkpoints
+from projections.stored_checkpoints import FoldStore
+from projections.views import Known, snapshot, state_view
+from tests.api.conftest import Api
+from tests.api.test_zoom_over_http import buzz, supplied_match
+
+HOST = Viewer(Role.HOST)
+
+
+FOUND: list[int] = []
+
+
+class Counted(FoldStore):
+    """Counts the stored checkpoints found (``k`` of each)."""
+
+    def read(self, *args: Any) -> Any:
+        found = super().read(*args)
+        if found is not None:
+            FOUND.append(found[0])
+        return found
+
+
+def small_checkpoints(service: MatchService) -> None:
+    """Checkpoints every 2 facts, every other one stored (the defaults: 200 and 1,000)."""
+    service.checkpoints = Checkpoints(
+        service.store, every=2, stored=Counted(service.store, stride=4), resolve=service._resolve
+    )
+    service.live.start = service.checkpoints.running
+    service.store._callbacks = [service.checkpoints.appended]
+
+
+def rendered(service: MatchService, match_id: str, at: Any, known: Known) -> Any:
+    snap = service.snapshot(match_id, at, known)
+    view = state_view(service.game(snap.match.game), snap, HOST)
+    return json.loads(json.dumps({k: view[k] for k in ("state", "voided", "last_seq")}))
+
+
+def full(service: MatchService, match_id: str, at: Any, known_at: Any) -> Any:
+    match = service.match(match_id)
+    game = service.game(match.game)
+    events = service.store.read(match_id, recorded_by=known_at)
+    view = state_view(game, snapshot(game, match, events, at, Known(known_at)), HOST)
+    return json.loads(json.dumps({k: view[k] for k in ("state", "voided", "last_seq")}))
+
+
+def stored(service: MatchService, match_id: str) -> int:
+    with service.store.engine.connect() as conn:
+        query = select(func.count()).where(fold_checkpoints.c.match_id == match_id)
+        return int(conn.execute(query).scalar_one())
+
+
+def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api) -> None:
+    service: MatchService = app.state.service
+    small_checkpoints(service)
+    t0 = api.clock.now
+    supplied_match(api)
+    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2", "b3", "c4", "d2"]
+    for i, cell in enumerate(cells):
+        api.clock.advance(3)
+        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    assert stored(service, api.match_id) >= 2
+    before = api.clock.advance(5)
+    api.clock.advance(5)
+    ruling = api.rule({"type": "void", "target_seq": 4, "reason": "misprint"})
+    assert ruling.status_code == 201, ruling.text
+    FOUND.clear()
+    moments = [t0 + timedelta(seconds=s) for s in (1, 8, 20, 40, 100)]
+    for known_at in (before, None):
+        for at in moments:
+            restarted = MatchService(service.store, service.games, service.clock)
+            small_checkpoints(restarted)
+            got = rendered(restarted, api.match_id, at, Known(known_at))
+            assert got == full(service, api.match_id, at, known_at)
+    restarted = MatchService(service.store, service.games, service.clock)
+    small_checkpoints(restarted)
+    now = api.clock.now
+    assert rendered(restarted, api.match_id, now, Known()) == full(service, api.match_id, now, None)
+    assert FOUND and max(FOUND) >= 8  # resumed from the store, not from the start
+    live = restarted.live.peek(api.match_id)
+    assert live is not None and live.running.seq == service.store.last_seq(api.match_id)
