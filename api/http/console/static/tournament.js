@@ -8,7 +8,7 @@ import { h, replace, showError } from "./dom.js";
 import { adoptOrganizer, organizerToken, savedLinks, tournamentApi as api } from "./tournament-api.js";
 
 const POLL_MS = 2000;
-const GAMES = { zoom: "Zoom", no_not_that: "No, not that", zombego: "Zombego" };
+const GAMES = { zoom: "Zoom", no_not_that: "No, Not That!", zombego: "Zombego" };
 const FORMATS = {
   round_robin: "round robin",
   double_round_robin: "double round robin",
