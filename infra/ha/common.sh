@@ -28,3 +28,18 @@ node_dir() { echo "$HA_DIR/node$1"; }
 cluster_url() {
   echo "postgresql+psycopg://$HA_USER@127.0.0.1:${NODE_PORTS[0]},127.0.0.1:${NODE_PORTS[1]}/$HA_DB?target_session_attrs=read-write&connect_timeout=2"
 }
+
+# Whether process $1 runs (a zombie, killed but not yet reaped, does not: PID 1 of a container
+# may reap late, and pg_autoctl and PostgreSQL take a zombie's pid file for a live process).
+alive() { [ -n "$1" ] && ps -o stat= -p "$1" 2>/dev/null | grep -qv '^Z'; }
+
+# Remove the pid files a killed node left behind (pg_autoctl's and the postmaster's).
+clear_stale() {
+  local dir=$1 file pid
+  for file in "$dir/postmaster.pid" "${XDG_RUNTIME_DIR:-/tmp}/pg_autoctl$dir/pg_autoctl.pid" \
+    "/tmp/pg_autoctl$dir/pg_autoctl.pid"; do
+    [ -f "$file" ] || continue
+    pid=$(head -1 "$file" 2>/dev/null || true)
+    alive "$pid" || rm -f "$file"
+  done
+}

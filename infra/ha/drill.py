@@ -91,7 +91,7 @@ def replicas(url: str, count: int = 2, log_dir: Path | None = None) -> Iterator[
 
 
 def _wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a machine loaded by others starts them slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError("a replica exited at start")
