@@ -64,3 +64,27 @@ export function columnName(index) {
 export function cellName(row, column) {
   return `${columnName(column)}${row + 1}`;
 }
+
+/** "m:ss" of game time since the match's start (ms), for the plot's time axis. */
+export function mmss(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The class of a seat's colour (seat-1 … seat-4): its place in the match's seat list. */
+export function seatClass(seats, seat) {
+  const index = seats.indexOf(seat);
+  return index < 0 ? "" : `seat-${(index % 4) + 1}`;
+}
+
+const GAME_NAMES = { zoom: "Zoom", no_not_that: "No, Not That!", zombego: "Zombego" };
+
+/** A game's name as people write it ("No, Not That!"), never its identifier. */
+export function gameName(game) {
+  return GAME_NAMES[game] || words(game);
+}
+
+/** An identifier from the rules (`no_legal_move`, `time_up`) in words: "no legal move". */
+export function words(identifier) {
+  return String(identifier ?? "").replaceAll("_", " ");
+}

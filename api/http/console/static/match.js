@@ -3,7 +3,7 @@
 // draws the state the API returns and sends commands the API judges.
 
 import { adoptFragment, api, follow, identity } from "./api.js";
-import { h, replace, showError, clock } from "./dom.js";
+import { h, replace, showError, clock, gameName, seatClass } from "./dom.js";
 import { renderAudit } from "./audit.js";
 import { renderHost } from "./host.js";
 import { describeResult } from "./list.js";
@@ -43,6 +43,11 @@ function cannotOpen(main, id, error) {
     h("p", {}, h("a", { href: "/" }, "Back to the match list")));
 }
 
+/** "alpha vs beta", each seat's name in its colour. */
+function seatsVs(seats) {
+  return seats.flatMap((seat, i) => [i ? " vs " : null, h("span", { class: `seat-name ${seatClass(seats, seat)}` }, seat)]);
+}
+
 /** A token the service refuses (401: unknown or malformed; 403: another match's). */
 const refusedToken = (error) => error?.status === 401 || error?.status === 403;
 
@@ -66,7 +71,7 @@ class MatchPage {
     ui.audit = h("section", { id: "audit" });
     ui.transcript = h("section", { id: "transcript", "aria-label": "referee from a chat export" });
     replace(this.main,
-      h("h1", {}, `${this.match.game}: ${this.match.seats.join(" vs ")}`),
+      h("h1", { class: "match-title" }, `${gameName(this.match.game)}: `, seatsVs(this.match.seats)),
       h("p", { class: "meta" }, `match ${this.id} · `, ui.status),
       ui.error, ui.banner, ui.board, ui.travel, ui.host, this.isHost ? ui.transcript : null, ui.audit);
     this.travel = new TimeTravel(this, ui.travel);

@@ -2,7 +2,7 @@
 // the sealed content: the server withholds it), claims with their solution and challenge
 // windows, items, safety nets and scores, and each seat's controls for the phase it is in.
 
-import { h, replace } from "./dom.js";
+import { h, replace, seatClass, words } from "./dom.js";
 
 const act = { seat: null };
 
@@ -11,47 +11,67 @@ export function renderNnt(root, view, ctx) {
   const seats = Object.keys(s.seats);
   act.seat = ctx.seat || (seats.includes(act.seat) ? act.seat : seats[0]);
   const round = s.round;
+  const colour = (seat) => seatClass(seats, seat);
   replace(root,
-    h("div", { class: "scores", id: "scores" }, seats.map((seat) => seatCard(seat, s.seats[seat], ctx))),
-    round ? roundView(round, s, ctx) : h("p", { class: "round", id: "round-line" },
-      `${s.rounds_played} of ${s.rounds} rounds played (${s.phase}).`),
+    h("div", { class: "scores", id: "scores" }, seats.map((seat) => seatCard(seat, s.seats[seat], ctx, colour))),
+    round ? roundView(round, s, ctx, colour) : h("p", { class: "round", id: "round-line" },
+      `${s.rounds_played} of ${s.rounds} rounds played (${words(s.phase)}).`),
     ctx.live ? controls(s, ctx, seats) : null);
 }
 
-function seatCard(seat, p, ctx) {
+/** A seat's card: name, score, nets and items, the sealed "acted" marker, its step clock. */
+function seatCard(seat, p, ctx, colour) {
   if (p.deadline) ctx.deadline(p.deadline);
   const path = `state.seats.${seat}.score`;
-  return h("div", { class: `score${ctx.changed.has(path) ? " changed" : ""}`, dataset: { seat, path } },
-    h("span", { class: "seat" }, seat), h("strong", { class: "points" }, String(p.score)),
-    h("span", { class: "nets" }, ` nets ${p.safety_nets}`),
-    h("span", { class: "items" }, p.items.length ? ` items: ${p.items.join(", ")}` : ""),
-    h("span", { class: `acted${p.acted ? " yes" : ""}`, dataset: { acted: String(p.acted) } },
-      p.acted ? " ✔ acted" : " … to act"),
-    p.deadline ? h("span", {}, " step clock ", h("strong", { dataset: { deadline: p.deadline } }, "")) : null,
-    p.action ? h("span", { class: "own-action" }, ` your action: ${p.action.action}${p.action.object ? ` ${p.action.object}` : ""}`) : null);
+  return h("div", { class: `score ${colour(seat)}${ctx.changed.has(path) ? " changed" : ""}`, dataset: { seat, path } },
+    h("span", { class: "seat" }, seat), h("strong", { class: "points", "aria-label": `${seat}'s points` }, String(p.score)),
+    h("span", { class: "card-state" },
+      h("span", { class: "nets pill" }, `nets ${p.safety_nets}`),
+      p.items.length ? h("span", { class: "items pill" }, `items: ${p.items.map(words).join(", ")}`) : null,
+      h("span", { class: `acted${p.acted ? " yes" : ""}`, dataset: { acted: String(p.acted) },
+        title: p.acted ? "acted: the action is sealed until the step is revealed" : "has not acted this step" },
+      p.acted ? " acted (sealed)" : " to act"),
+      p.deadline ? h("span", { class: "countdown" }, "step clock ",
+        h("strong", { class: "card-clock", dataset: { deadline: p.deadline } }, "")) : null,
+      p.action ? h("span", { class: "own-action pill" }, ` your action: ${p.action.action}${p.action.object ? ` ${p.action.object}` : ""}`) : null));
 }
 
-function roundView(r, s, ctx) {
+function roundView(r, s, ctx, colour) {
+  const deadlines = Object.values(s.seats).map((p) => p.deadline).filter(Boolean).sort();
+  const windows = r.prompt_claims.flatMap((c) => [c.solution_deadline, c.challenge_deadline]).filter(Boolean).sort();
+  const clockAt = deadlines[0] || windows[0];
   return h("div", { class: "nnt-round" },
-    h("p", { class: "round", id: "round-line" }, `Round ${r.number} of ${s.rounds} · step ${r.step}${r.last_step ? " (last step)" : ""} · ${s.phase}`),
-    h("p", { class: "prompt" }, h("strong", {}, "Prompt: "), r.prompt),
-    h("p", { class: "category" }, h("strong", {}, "Category: "), r.category),
+    h("div", { class: "clockbar" },
+      clockAt ? h("div", {}, h("span", { class: "bigclock-label" }, deadlines.length ? "step clock" : "window"),
+        h("strong", { class: "bigclock", id: "step-clock", dataset: { deadline: clockAt } }, "")) : null,
+      h("p", { class: "round", id: "round-line" }, `Round ${r.number} of ${s.rounds} · step ${r.step}${r.last_step ? " (last step)" : ""}${s.phase === "step" ? "" : ` · ${words(s.phase)}`}`)),
+    h("div", { class: "prompt-card" },
+      h("p", { class: "prompt" }, h("strong", {}, "Prompt: "), h("span", { class: "prompt-text" }, r.prompt)),
+      h("p", { class: "category" }, h("strong", {}, "Category: "), r.category)),
     h("h3", {}, `Objects in play (${r.distinct_in_play})`),
-    h("ul", { class: "pool", id: "pool" }, r.pool.map((o) => h("li", { class: o.removed ? "removed" : null },
-      `${o.object} (step ${o.step}, ${o.seats.join(" & ")})${o.removed ? " — removed" : ""}`))),
-    r.invalid_claims.length ? h("ul", { id: "invalid-claims" }, r.invalid_claims.map((c) =>
-      h("li", {}, `${c.seat} claims ${c.object} invalid: ${c.verdict ?? "awaiting the host"}`))) : null,
-    r.prompt_claims.length ? h("ul", { id: "prompt-claims" }, r.prompt_claims.map((c) => claimItem(c, ctx))) : null);
+    h("ul", { class: "pool chips", id: "pool" }, r.pool.map((o) => h("li", {
+      class: `chip${o.removed ? " removed" : ""}`, title: `step ${o.step}, ${o.seats.join(" & ")}${o.removed ? ", removed" : ""}` },
+    h("span", { class: "by" }, o.seats.map((seat) => h("span", { class: `dot ${colour(seat)}`, "aria-hidden": "true" }))),
+    o.object, h("span", { class: "step-no" }, `step ${o.step}, ${o.seats.join(" & ")}${o.removed ? " — removed" : ""}`)))),
+    r.invalid_claims.length ? h("ul", { id: "invalid-claims", class: "claims" }, r.invalid_claims.map((c) =>
+      h("li", { class: colour(c.seat) }, `${c.seat} claims ${c.object} invalid: ${c.verdict ? words(c.verdict) : "awaiting the host"}`))) : null,
+    r.prompt_claims.length ? h("ul", { id: "prompt-claims", class: "claims" }, r.prompt_claims.map((c) => claimItem(c, ctx, colour))) : null);
 }
 
-function claimItem(c, ctx) {
+/** A prompt claim; its solution and challenge windows count down. */
+function claimItem(c, ctx, colour) {
   for (const d of [c.solution_deadline, c.challenge_deadline]) if (d) ctx.deadline(d);
-  return h("li", { class: "claim" }, `${c.seat} claims the prompt: `,
+  return h("li", { class: `claim ${colour(c.seat)}` }, `${c.seat} claims the prompt: `,
     c.solution ? `solution ${c.solution.join(" ")}` : c.solved ? "solution sealed" : "no solution yet",
-    c.verdict ? ` — ${c.verdict}` : "",
-    !c.solved && c.solution_deadline ? [" · solve within ", h("strong", { dataset: { deadline: c.solution_deadline } })] : null,
-    c.challenge_deadline && !c.challenged ? [" · challenge within ", h("strong", { dataset: { deadline: c.challenge_deadline } })] : null,
-    c.challenged ? ` · challenged: ${JSON.stringify(c.challenge)}` : "");
+    c.verdict ? ` — ${words(c.verdict)}` : "",
+    !c.solved && c.solution_deadline ? [" · solve within ", h("strong", { class: "countdown", dataset: { deadline: c.solution_deadline } })] : null,
+    c.challenge_deadline && !c.challenged ? [" · challenge within ", h("strong", { class: "countdown", dataset: { deadline: c.challenge_deadline } })] : null,
+    c.challenged ? ` · challenged: ${describeChallenge(c.challenge)}` : "");
+}
+
+function describeChallenge(challenge) {
+  if (!challenge || typeof challenge !== "object") return words(challenge);
+  return Object.entries(challenge).map(([key, value]) => `${words(key)} ${Array.isArray(value) ? value.join(" ") : words(value)}`).join(", ");
 }
 
 function controls(s, ctx, seats) {
@@ -105,7 +125,7 @@ function seatControls(s, ctx) {
   if (s.phase === "claims") parts.push(claimControls(s, seat, send));
   if (s.phase === "between_rounds") parts.push(numberForm("exchange", "Exchange 1 point for 2 safety nets, times", (n) => send("exchange", { times: n })));
   for (const item of me.items.filter((i) => i !== "head_start")) {
-    parts.push(button(`use-${item}`, `Use ${item.replace("_", " ")}`, () => send("use_item", { item })));
+    parts.push(button(`use-${item}`, `Use ${words(item)}`, () => send("use_item", { item })));
   }
   return h("div", { class: "seat-controls" }, h("p", { class: "hint" }, `Actions for ${seat}:`), parts);
 }

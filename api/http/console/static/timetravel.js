@@ -3,7 +3,7 @@
 // with the events as markers (from /timeline).
 
 import { api } from "./api.js";
-import { h, replace, showError, svg, when } from "./dom.js";
+import { h, mmss, replace, seatClass, showError, svg, when, words } from "./dom.js";
 
 const NO_CHANGES = { has: () => false, hasPrefix: () => false };
 
@@ -52,7 +52,8 @@ export class TimeTravel {
     const end = Math.max(Date.parse(this.page.view.at), ...events.map((e) => Date.parse(e.occurred_at)));
     replace(this.root, h("h2", {}, "Time travel"),
       this.gameTimeControl(start, this.isLive() ? this.page.serverNow() : end),
-      this.recordTimeControl(events), this.changeList(), plot(timeline.points, (t) => this.goTo(t)));
+      this.recordTimeControl(events), this.changeList(),
+      plot(timeline.points, this.page.match.seats || [], start, (t) => this.goTo(t)));
   }
 
   gameTimeControl(start, end) {
@@ -91,7 +92,7 @@ export class TimeTravel {
     const select = h("select", { id: "ruling-pick", "aria-label": "ruling", onchange: (e) => this.pickRuling(e.target.value, bySeq) },
       h("option", { value: "" }, "as known now"),
       rulings.map((r) => h("option", { value: r.seq, selected: this.ruling?.seq === r.seq },
-        `#${r.seq} ${r.type.slice(7)}: ${r.payload?.reason || ""}`)));
+        `#${r.seq} ${words(r.type.slice(7))}: ${r.payload?.reason || ""}`)));
     const side = (name) => h("label", {}, h("input", { type: "radio", name: "side", value: name,
       id: `side-${name}`, checked: this.side === name, disabled: !this.ruling,
       onchange: () => { this.side = name; this.page.refresh(); } }), ` ${name}`);
@@ -140,35 +141,63 @@ function fmt(value) {
   return text.length > 90 ? `${text.slice(0, 88)}…` : text;
 }
 
-const COLOURS = ["#2d5fd3", "#d7263d", "#2e9e44", "#8a4fd3"];
+/** Seconds between the time axis's ticks: the first step that gives at most six of them. */
+function tickStep(seconds) {
+  const steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+  return steps.find((step) => seconds / step <= 6) || Math.ceil(seconds / 6 / 3600) * 3600;
+}
 
-/** Scores over game time: one line per seat, one marker per event (click: go to that time). */
-function plot(points, goTo) {
+/** A score line as a step chart: a score holds until the event that changes it, then jumps
+ * (a horizontal segment, then a vertical one), and holds to the end of the plot. */
+export function stepPath(points, x, y, end) {
+  if (!points.length) return "";
+  const parts = [`M${x(points[0].t)},${y(points[0].v)}`];
+  for (const { t, v } of points.slice(1)) parts.push(`H${x(t)}`, `V${y(v)}`);
+  parts.push(`H${x(end)}`);
+  return parts.join(" ");
+}
+
+/** Scores over game time: a step line per seat in its colour, a time axis in m:ss from the
+ * match's start, one marker per event (click: go to that time). */
+function plot(points, matchSeats, start, goTo) {
   const scored = points.filter((p) => p.summary && p.summary.scores);
   if (!scored.length) return h("p", { class: "hint" }, "No scores to plot.");
   const seats = Object.keys(scored[0].summary.scores);
   const times = scored.map((p) => Date.parse(p.at));
-  const t0 = Math.min(...times), t1 = Math.max(t0 + 1000, ...times);
-  const top = Math.max(1, ...scored.flatMap((p) => Object.values(p.summary.scores)));
-  const W = 600, H = 160, pad = 28;
-  const x = (t) => pad + ((t - t0) / (t1 - t0)) * (W - 2 * pad);
-  const y = (v) => H - pad - (v / top) * (H - 2 * pad);
-  const lines = seats.map((seat, i) => svg("polyline", { fill: "none", stroke: COLOURS[i % 4], "stroke-width": 2,
-    "stroke-dasharray": i ? "6 3" : null,
-    points: scored.map((p) => `${x(Date.parse(p.at))},${y(p.summary.scores[seat])}`).join(" ") }));
-  const markers = scored.map((p) => svg("circle", { cx: x(Date.parse(p.at)), cy: H - pad + 8, r: 4,
+  const t0 = Math.min(start, ...times), t1 = Math.max(t0 + 1000, ...times);
+  const values = scored.flatMap((p) => Object.values(p.summary.scores));
+  const top = Math.max(1, ...values), bottom = Math.min(0, ...values);
+  const W = 640, H = 200, left = 34, right = 12, topPad = 24, bottomPad = 40;
+  const x = (t) => left + ((t - t0) / (t1 - t0)) * (W - left - right);
+  const y = (v) => H - bottomPad - ((v - bottom) / (top - bottom)) * (H - topPad - bottomPad);
+  const colour = (seat, i) => seatClass(matchSeats, seat) || `seat-${(i % 4) + 1}`;
+  const lines = seats.map((seat, i) => svg("path", { class: `step ${colour(seat, i)}`,
+    "data-seat": seat, "stroke-dasharray": i ? "7 3" : null,
+    d: stepPath(scored.map((p) => ({ t: Date.parse(p.at), v: p.summary.scores[seat] })), x, y, t1) }));
+  const markers = scored.map((p) => svg("circle", { cx: x(Date.parse(p.at)), cy: H - bottomPad + 22, r: 4,
     class: `marker ${p.type.split(".")[0]}`, tabindex: 0, role: "button",
-    "aria-label": `#${p.seq} ${p.type} at ${when(p.at)}` }, svg("title", {}, `#${p.seq} ${p.type} ${when(p.at)}`)));
+    "aria-label": `#${p.seq} ${words(p.type)} at ${when(p.at)}` }, svg("title", {}, `#${p.seq} ${words(p.type)} ${when(p.at)}`)));
   for (const m of markers) {
     m.addEventListener("click", () => goTo(Date.parse(m.dataset.at)));
     m.addEventListener("keydown", (e) => e.key === "Enter" && goTo(Date.parse(m.dataset.at)));
   }
   scored.forEach((p, i) => (markers[i].dataset.at = p.at));
-  const axis = svg("line", { x1: pad, x2: W - pad, y1: H - pad, y2: H - pad, stroke: "#888" });
-  const keys = seats.map((seat, i) => svg("text", { x: pad + i * 120, y: 14, fill: COLOURS[i % 4] },
+  const base = H - bottomPad;
+  const axis = [svg("line", { class: "axis", x1: left, x2: W - right, y1: base, y2: base }),
+    svg("line", { class: "axis", x1: left, x2: left, y1: topPad, y2: base })];
+  const step = tickStep((t1 - t0) / 1000) * 1000;
+  const ticks = [];
+  for (let t = 0; t0 + t <= t1; t += step) {
+    ticks.push(svg("g", { class: "tick" }, svg("line", { x1: x(t0 + t), x2: x(t0 + t), y1: base, y2: base + 4 }),
+      svg("text", { x: x(t0 + t), y: base + 14, "text-anchor": "middle" }, mmss(t))));
+  }
+  const levels = [...new Set([bottom, Math.round((bottom + top) / 2), top])];
+  const grid = levels.map((v) => [svg("line", { class: "grid-line", x1: left, x2: W - right, y1: y(v), y2: y(v) }),
+    svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v))]);
+  const keys = seats.map((seat, i) => svg("text", { class: `key ${colour(seat, i)}`, x: left + i * 130, y: 15 },
     `${i ? "- -" : "——"} ${seat}`));
   return h("figure", { id: "score-plot" }, svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": "scores over game time" }, axis, lines, markers, keys,
-    svg("text", { x: 0, y: y(top) + 4, "font-size": 10 }, String(top))),
+    "aria-label": "scores over game time" }, grid, axis, ticks, lines, markers, keys,
+  svg("text", { x: W - right, y: H - 2, "text-anchor": "end" }, "game time (m:ss from the start)")),
   h("figcaption", {}, "Scores over game time; markers are events (click one to go there)."));
 }

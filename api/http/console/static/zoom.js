@@ -1,7 +1,7 @@
 // Zoom: the grid, the targets, found targets outlined with who found them, the round clock,
 // lockouts and Priority counting down from the server's deadlines, and the buzz controls.
 
-import { h, replace, when } from "./dom.js";
+import { h, replace, seatClass, when, words } from "./dom.js";
 import { gridView, legend, outline, rowsOf } from "./zoomgrid.js";
 
 const picking = { target: null, pairs: [], seat: null, showLetters: false };
@@ -24,19 +24,37 @@ export function renderZoom(root, view, ctx) {
   root.classList.toggle("letters", picking.showLetters);
 }
 
+/** A card per seat in its colour: name, score, and its state (Advantage, Priority, lockouts). */
 function scoreboard(s, ctx) {
   return h("div", { class: "scores", id: "scores" }, s.seats.map((seat) =>
     h("div", {
-      class: `score${ctx.changed.has(`state.scores.${seat}`) ? " changed" : ""}`,
+      class: `score ${seatClass(s.seats, seat)}${ctx.changed.has(`state.scores.${seat}`) ? " changed" : ""}`,
       dataset: { seat, path: `state.scores.${seat}` },
     }, h("span", { class: "seat" }, seat + (s.advantage === seat ? " (Advantage)" : "")),
-    h("strong", { class: "points" }, String(s.scores[seat])))));
+    h("strong", { class: "points", "aria-label": `${seat}'s points` }, String(s.scores[seat])),
+    h("span", { class: "card-state" }, seatState(s, seat, ctx)))));
+}
+
+function seatState(s, seat, ctx) {
+  const round = s.phase === "in_round" ? s.round : null;
+  const parts = [];
+  if (round?.priority?.holder === seat) {
+    parts.push(h("span", { class: "pill ok" }, "Priority ",
+      h("span", { class: "card-clock", dataset: { deadline: round.priority.until } }, "")));
+  }
+  for (const lock of round?.lockouts.filter((l) => l.seat === seat) || []) {
+    ctx.deadline(lock.until);
+    parts.push(h("span", { class: "pill bad" }, `locked out of ${lock.target} `,
+      h("span", { class: "card-clock", dataset: { deadline: lock.until } }, "")));
+  }
+  if (!parts.length) parts.push(round ? "may buzz" : "waiting for the round");
+  return parts;
 }
 
 function roundLine(s, round, ctx) {
   if (!round || s.phase !== "in_round") {
     const last = s.played.at(-1);
-    const ended = last ? `Round ${last.number} ended (${last.end_reason}). ` : "";
+    const ended = last ? `Round ${last.number} ended (${words(last.end_reason)}). ` : "";
     const next = hasNext(s) ? `Next: round ${s.next_round} of ${s.rounds_total}.` : "";
     return h("div", {}, h("p", { class: "round", id: "round-line" }, ended + next),
       last ? playedSummary(last) : null);
@@ -44,12 +62,14 @@ function roundLine(s, round, ctx) {
   ctx.deadline(round.clock_deadline);
   const priority = round.priority;
   if (priority) ctx.deadline(priority.until);
-  return h("p", { class: "round", id: "round-line" },
-    `Round ${round.number} of ${s.rounds_total} · clock `,
-    h("strong", { id: "round-clock", dataset: { deadline: round.clock_deadline } }, ""),
-    " left without a correct buzz",
-    priority ? h("span", { class: "priority", id: "priority" }, ` · Priority: ${priority.holder} `,
-      h("strong", { dataset: { deadline: priority.until } }, "")) : null);
+  // The round's clock, big: what is left before the round ends without a correct buzz.
+  return h("div", { class: "clockbar" },
+    h("div", {}, h("span", { class: "bigclock-label" }, "round clock"),
+      h("strong", { class: "bigclock", id: "round-clock", dataset: { deadline: round.clock_deadline } }, "")),
+    h("p", { class: "round", id: "round-line" },
+      `Round ${round.number} of ${s.rounds_total} · the clock runs until a correct buzz`,
+      priority ? h("span", { class: "priority", id: "priority" }, ` · Priority: ${priority.holder} `,
+        h("strong", { class: "countdown", dataset: { deadline: priority.until } }, "")) : null));
 }
 
 function playedSummary(played) {
@@ -97,7 +117,7 @@ function choose(label) {
 
 function boardView(round, ctx, seatActs, root) {
   const onCell = seatActs ? (cell) => addPair(cell, root) : null;
-  const grid = gridView(round.grid, { id: "grid", onCell });
+  const grid = gridView(round.grid, { id: "grid", onCell, fit: true });
   for (const [label, found] of Object.entries(round.found)) {
     const rows = rowsOf(round.targets[label]);
     const [r, c] = parseCell(found.at);
@@ -112,7 +132,7 @@ function boardView(round, ctx, seatActs, root) {
       root.classList.toggle("letters", picking.showLetters);
     } });
   return h("div", { class: "boardwrap" },
-    h("div", { class: "tools" }, h("label", {}, lettersBox, " show symbols as letters"), legend()),
+    h("div", { class: "tools" }, h("label", { class: "toggle" }, lettersBox, " letters"), legend()),
     grid, lockoutList(round));
 }
 
@@ -172,7 +192,7 @@ function buzzPanel(s, ctx, root) {
         : "Click a target, then its top-left cell in the grid (several pairs per buzz)."),
     h("ul", { id: "pairs" }), seatPick, posted,
     h("button", { type: "button", id: "buzz", onclick: send }, "Buzz"),
-    h("button", { type: "button", id: "clear-pairs",
+    h("button", { type: "button", id: "clear-pairs", class: "quiet",
       onclick: () => { picking.pairs = []; drawPairs(root); } }, "Clear"));
   queueMicrotask(() => drawPairs(root));
   return panel;
@@ -182,7 +202,7 @@ let lastOutcome = "";
 function showOutcome(outcome) {
   if (!outcome) return;
   lastOutcome = outcome.pairs.map((p) =>
-    `${p.target} at ${p.at}: ${p.outcome}${p.reason ? ` (${p.reason})` : ""}`).join(" · ");
+    `${p.target} at ${p.at}: ${p.outcome}${p.reason ? ` (${words(p.reason)})` : ""}`).join(" · ");
   const node = document.getElementById("buzz-outcome");
   if (node) node.textContent = lastOutcome;
 }
@@ -220,5 +240,5 @@ function buzzList(s, ctx) {
       class: ctx.changed.hasPrefix(`state.buzzes[seq=${b.seq}]`) ? "changed" : null,
       dataset: { seq: b.seq },
     }, `#${b.seq} ${when(b.when)} ${b.seat} (round ${b.round}): `, b.pairs.map((p) =>
-      `${p.target} ${p.at} ${p.outcome}${p.reason ? ` (${p.reason})` : ""}`).join(", ")))));
+      `${p.target} ${p.at} ${p.outcome}${p.reason ? ` (${words(p.reason)})` : ""}`).join(", ")))));
 }

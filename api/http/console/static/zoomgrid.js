@@ -21,16 +21,17 @@ export const rowsOf = (grid) => grid.map((row) => (Array.isArray(row) ? row : [.
 
 /**
  * The grid as a CSS grid of cells (each placed explicitly, so outlines can overlay them); `onCell(cell)` makes cells pickable (click, or arrow keys
- * and Enter: one tab stop, roving focus). Returns the element; overlays go in with `outline`.
+ * and Enter: one tab stop, roving focus); `fit` sizes the cells to the screen (console.css's
+ * `.zgrid.fit`) instead of a fixed pixel size. Returns the element; overlays go in with `outline`.
  */
-export function gridView(grid, { id, onCell, small = false, headers = true } = {}) {
+export function gridView(grid, { id, onCell, small = false, headers = true, fit = false } = {}) {
   const rows = rowsOf(grid);
   const columns = rows[0]?.length || 0;
   const node = h("div", {
-    id, class: `zgrid${small ? " small" : ""}${onCell ? " pickable" : ""}`,
+    id, class: `zgrid${small ? " small" : ""}${fit && headers ? " fit" : ""}${onCell ? " pickable" : ""}`,
     role: onCell ? "grid" : "img",
     "aria-label": `${rows.length} by ${columns} grid`,
-    style: `--columns:${columns + (headers ? 1 : 0)}`,
+    style: `--columns:${columns + (headers ? 1 : 0)};--cols:${columns};--rows:${rows.length}`,
   });
   const at = (r, c) => `grid-row:${r + (headers ? 2 : 1)};grid-column:${c + (headers ? 2 : 1)}`;
   if (headers) {
