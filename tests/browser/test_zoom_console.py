@@ -201,10 +201,10 @@ def the_list_filters(page: Any, match_id: str) -> None:
     page.wait_for_selector(row)
     page.wait_for_function(  # the filtered list has replaced the whole one
         "() => [...document.querySelectorAll('#matches tbody td:first-child')]"
-        ".every(cell => cell.innerText === 'zoom')"
+        ".every(cell => cell.innerText === 'Zoom')"
     )
     games = {c.inner_text() for c in page.query_selector_all("#matches tbody td:first-child")}
-    assert games == {"zoom"}
+    assert games == {"Zoom"}  # the game's name in words (issue 26)
 
 
 OVERLAPS = """async () => {

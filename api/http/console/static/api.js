@@ -60,6 +60,19 @@ function exactReviver(key, value, context) {
   return value;
 }
 
+/** JSON text of a body; a BigInt (a seed beyond 2^53) is written as its exact digits. */
+export function toJson(body) {
+  const mark = "\u0000big:";
+  const text = JSON.stringify(body, (k, v) => (typeof v === "bigint" ? `${mark}${v}` : v));
+  return text.replace(/"\\u0000big:(-?\d+)"/g, "$1");
+}
+
+/** Whole digits as a BigInt when beyond 2^53 (kept exact), else a Number. */
+export function exactInteger(text) {
+  const big = BigInt(text);
+  return big > BigInt(Number.MAX_SAFE_INTEGER) || big < -BigInt(Number.MAX_SAFE_INTEGER) ? big : Number(big);
+}
+
 export async function call(method, path, { token = "", body, params, extra, exact = false } = {}) {
   const url = new URL(path, location.origin);
   for (const [k, v] of Object.entries(params || {})) {
@@ -67,7 +80,7 @@ export async function call(method, path, { token = "", body, params, extra, exac
   }
   const init = { method, headers: headers(token, extra) };
   if (body !== undefined) {
-    init.body = JSON.stringify(body);
+    init.body = toJson(body);
     init.headers["Content-Type"] = "application/json";
   }
   const response = await fetch(url, init);

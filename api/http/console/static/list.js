@@ -1,9 +1,11 @@
 // The match list ("/"): every match with its game, seats, status, result and verify badge,
-// filters, and the operator's create form (generated from the game's config schema).
+// filters and a search box, and the operator's create form (generated from the game's config
+// schema, with row editors for No, Not That!'s rounds and Zoom's grids). Names are in words.
 
-import { api, operatorToken, setOperatorToken } from "./api.js";
+import { api, exactInteger, operatorToken, setOperatorToken } from "./api.js";
 import { h, replace, showError } from "./dom.js";
 import { schemaForm } from "./form.js";
+import { gameName, resultText } from "./words.js";
 import { gridView, sampleGrid } from "./zoomgrid.js";
 import { tournamentSection } from "./tournament.js";
 
@@ -25,7 +27,7 @@ export async function renderList(main) {
   document.getElementById("acting").textContent = "Acting as: visitor (spectator)";
   const games = await api.games();
   const table = h("div", { id: "matches" });
-  const filters = filterBar(games, () => loadMatches(table, filters));
+  const filters = filterBar(games, () => loadMatches(table, filters), () => showRows(table, filters));
   replace(main,
     h("h1", {}, "Matches"),
     filters,
@@ -36,26 +38,55 @@ export async function renderList(main) {
   await loadMatches(table, filters);
 }
 
-function filterBar(games, reload) {
+function filterBar(games, reload, search) {
   const game = h("select", { id: "filter-game", name: "game", onchange: reload },
     h("option", { value: "" }, "every game"),
-    games.map((g) => h("option", { value: g.name }, g.name)));
+    games.map((g) => h("option", { value: g.name }, gameName(g.name))));
   const status = h("select", { id: "filter-status", name: "status", onchange: reload },
     ["", "open", "finished", "closed"].map((s) => h("option", { value: s }, s || "any status")));
-  return h("form", { class: "filters", onsubmit: (e) => e.preventDefault() },
-    h("label", {}, "Game ", game), h("label", {}, "Status ", status));
+  const query = h("input", { id: "match-search", type: "search", name: "q", oninput: search,
+    placeholder: "id, seat or game", autocomplete: "off" });
+  return h("form", { class: "filters", role: "search", onsubmit: (e) => e.preventDefault() },
+    h("label", {}, "Game ", game), h("label", {}, "Status ", status),
+    h("label", { for: "match-search" }, "Search "), query);
 }
+
+const loaded = new WeakMap(); // the table -> the rows the service listed
 
 async function loadMatches(table, filters) {
   const game = filters.querySelector("#filter-game").value;
   const status = filters.querySelector("#filter-status").value;
   const rows = (await api.matches({ game, status })).filter((m) => !status || m.status === status);
-  if (!rows.length) return replace(table, h("p", {}, "No matches yet."));
-  const body = h("tbody", {}, rows.map(matchRow));
+  loaded.set(table, rows);
+  showRows(table, filters);
+}
+
+/** The search: an id prefix, a seat's name or a game's name (either spelling), any case. */
+export function matchesQuery(m, query) {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  const names = [...m.seats, m.game, gameName(m.game)].map((s) => s.toLowerCase());
+  return m.match_id.toLowerCase().startsWith(q) || names.some((s) => s.includes(q));
+}
+
+function showRows(table, filters) {
+  const all = loaded.get(table) || [];
+  const query = filters.querySelector("#match-search").value;
+  const rows = all.filter((m) => matchesQuery(m, query));
+  if (!all.length) return replace(table, h("p", {}, "No matches yet."));
+  if (!rows.length) return replace(table, h("p", {}, `No match fits “${query}”.`));
   replace(table, h("table", { class: "list" },
-    h("thead", {}, h("tr", {}, ["Game", "Seats", "Status", "Result", "Verified", ""].map(
+    h("thead", {}, h("tr", {}, ["Game", "Seats", "Status", "Result", "Verified", "Created", "Match", ""].map(
       (t) => h("th", { scope: "col" }, t)))),
-    body));
+    h("tbody", {}, rows.map(matchRow))));
+}
+
+/** "2026-12-03 14:05" in the viewer's time zone. */
+function created(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 function matchRow(m) {
@@ -67,11 +98,13 @@ function matchRow(m) {
       report.ok ? "✔ verified" : `✘ fails at seq ${report.first_bad_seq}`)),
     () => replace(badge, "?"));
   return h("tr", { dataset: { match: m.match_id } },
-    h("td", {}, m.game),
+    h("td", {}, gameName(m.game)),
     h("td", {}, m.seats.join(" vs ")),
     h("td", {}, m.status),
     result,
     badge,
+    h("td", {}, h("time", { datetime: m.created_at }, created(m.created_at))),
+    h("td", { class: "short-id" }, h("code", { title: m.match_id }, m.match_id.slice(0, 8))),
     h("td", {}, h("a", { href: `/console/matches/${m.match_id}#role=spectator` }, "watch")));
 }
 
@@ -81,8 +114,7 @@ async function fillResult(m, cell) {
 }
 
 export function describeResult(result) {
-  if (!result) return "—";
-  return result.winner ? `${result.winner} wins (${result.reason})` : `draw (${result.reason})`;
+  return result ? resultText(result) : "—";
 }
 
 function createSection(games, reload) {
@@ -90,10 +122,13 @@ function createSection(games, reload) {
   const token = h("input", { id: "operator-token", type: "password", autocomplete: "off",
     value: operatorToken(), placeholder: "printed once at first start" });
   const game = h("select", { id: "create-game", name: "game" },
-    games.map((g) => h("option", { value: g.name, selected: g.name === "zoom" }, g.name)));
+    games.map((g) => h("option", { value: g.name, selected: g.name === "zoom" }, gameName(g.name))));
   const seatA = h("input", { id: "seat-a", value: "alpha", pattern: "[A-Za-z0-9_\\-]{1,32}" });
   const seatB = h("input", { id: "seat-b", value: "beta", pattern: "[A-Za-z0-9_\\-]{1,32}" });
   const advantage = h("select", { id: "advantage" });
+  const advantageRow = h("div", { class: "field" }, h("label", { for: "advantage" }, "Advantage"), advantage);
+  const seed = h("input", { id: "seed", inputmode: "numeric", autocomplete: "off", pattern: "[0-9]{1,19}",
+    placeholder: "empty: drawn at random and committed" });
   const configSlot = h("div");
   const preview = h("div", { class: "preview" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
@@ -106,6 +141,9 @@ function createSection(games, reload) {
   function gameChanged() {
     [seatA.value, seatB.value] = SEATS[game.value] || ["alpha", "beta"];
     seatsChanged();
+    advantageRow.hidden = !hasAdvantage(byName[game.value]); // Zoom's Priority; not every game's
+    advantageRow.style.display = advantageRow.hidden ? "none" : ""; // .field sets a display
+    if (advantageRow.hidden) advantage.value = "";
     form = schemaForm(byName[game.value].config_schema, EXAMPLES[game.value]);
     replace(configSlot, form.element);
     form.element.addEventListener("input", () => drawPreview(game.value, form, preview));
@@ -117,7 +155,8 @@ function createSection(games, reload) {
     try {
       setOperatorToken(token.value.trim());
       const body = { game: game.value, seats: [seatA.value, seatB.value], config: form.value() };
-      if (advantage.value) body.advantage = advantage.value;
+      if (advantage.value && !advantageRow.hidden) body.advantage = advantage.value;
+      if (seed.value.trim()) body.seed = readSeed(seed.value);
       const made = await api.create(body);
       replace(links, roleLinks(made));
       reload();
@@ -135,12 +174,25 @@ function createSection(games, reload) {
       h("div", { class: "field" }, h("label", { for: "create-game" }, "Game"), game),
       h("div", { class: "field" }, h("label", { for: "seat-a" }, "First seat"), seatA),
       h("div", { class: "field" }, h("label", { for: "seat-b" }, "Second seat"), seatB),
-      h("div", { class: "field" }, h("label", { for: "advantage" }, "Advantage"), advantage),
+      advantageRow,
+      h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (optional)"), seed),
       configSlot, preview,
       h("button", { type: "submit" }, "Create match"), error),
     links);
   gameChanged();
   return element;
+}
+
+/** A game has Advantage when the holder can use it: a `declare_priority` command (GET /games). */
+const hasAdvantage = (game) => Boolean(game?.commands && "declare_priority" in game.commands);
+
+/** The seed as typed, kept exact (a BigInt beyond 2^53): whole digits below 2^63. */
+function readSeed(text) {
+  const digits = text.trim();
+  if (!/^\d{1,19}$/.test(digits) || BigInt(digits) >= 2n ** 63n) {
+    throw new Error("seed: a whole number from 0 to 9223372036854775807 (2^63 − 1)");
+  }
+  return exactInteger(digits);
 }
 
 function drawPreview(game, form, target) {
