@@ -71,7 +71,7 @@ class MatchPage {
     ui.audit = h("section", { id: "audit" });
     ui.transcript = h("section", { id: "transcript", "aria-label": "referee from a chat export" });
     replace(this.main,
-      h("h1", { class: "match-title" }, `${gameName(this.match.game)}: `, seatsVs(this.match.seats)),
+      h("h1", { class: `match-title game-${this.match.game}` }, `${gameName(this.match.game)}: `, seatsVs(this.match.seats)),
       h("p", { class: "meta" }, `match ${this.id} · `, ui.status),
       ui.error, ui.banner, ui.board, ui.travel, ui.host, this.isHost ? ui.transcript : null, ui.audit);
     this.travel = new TimeTravel(this, ui.travel);
