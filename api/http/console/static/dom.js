@@ -76,15 +76,3 @@ export function seatClass(seats, seat) {
   const index = seats.indexOf(seat);
   return index < 0 ? "" : `seat-${(index % 4) + 1}`;
 }
-
-const GAME_NAMES = { zoom: "Zoom", no_not_that: "No, Not That!", zombego: "Zombego" };
-
-/** A game's name as people write it ("No, Not That!"), never its identifier. */
-export function gameName(game) {
-  return GAME_NAMES[game] || words(game);
-}
-
-/** An identifier from the rules (`no_legal_move`, `time_up`) in words: "no legal move". */
-export function words(identifier) {
-  return String(identifier ?? "").replaceAll("_", " ");
-}

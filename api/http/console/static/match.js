@@ -3,7 +3,8 @@
 // draws the state the API returns and sends commands the API judges.
 
 import { adoptFragment, api, follow, identity } from "./api.js";
-import { h, replace, showError, clock, gameName, seatClass } from "./dom.js";
+import { h, replace, showError, clock, seatClass } from "./dom.js";
+import { gameName } from "./words.js";
 import { renderAudit } from "./audit.js";
 import { renderHost } from "./host.js";
 import { describeResult } from "./list.js";

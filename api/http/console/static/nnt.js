@@ -2,7 +2,8 @@
 // the sealed content: the server withholds it), claims with their solution and challenge
 // windows, items, safety nets and scores, and each seat's controls for the phase it is in.
 
-import { h, replace, seatClass, words } from "./dom.js";
+import { h, replace, seatClass } from "./dom.js";
+import { itemName, words } from "./words.js";
 
 const act = { seat: null };
 
@@ -27,7 +28,7 @@ function seatCard(seat, p, ctx, colour) {
     h("span", { class: "seat" }, seat), h("strong", { class: "points", "aria-label": `${seat}'s points` }, String(p.score)),
     h("span", { class: "card-state" },
       h("span", { class: "nets pill" }, `nets ${p.safety_nets}`),
-      p.items.length ? h("span", { class: "items pill" }, `items: ${p.items.map(words).join(", ")}`) : null,
+      p.items.length ? h("span", { class: "items pill" }, `items: ${p.items.map(itemName).join(", ")}`) : null,
       h("span", { class: `acted${p.acted ? " yes" : ""}`, dataset: { acted: String(p.acted) },
         title: p.acted ? "acted: the action is sealed until the step is revealed" : "has not acted this step" },
       p.acted ? " acted (sealed)" : " to act"),
@@ -125,7 +126,7 @@ function seatControls(s, ctx) {
   if (s.phase === "claims") parts.push(claimControls(s, seat, send));
   if (s.phase === "between_rounds") parts.push(numberForm("exchange", "Exchange 1 point for 2 safety nets, times", (n) => send("exchange", { times: n })));
   for (const item of me.items.filter((i) => i !== "head_start")) {
-    parts.push(button(`use-${item}`, `Use ${words(item)}`, () => send("use_item", { item })));
+    parts.push(button(`use-${item}`, `Use ${itemName(item)}`, () => send("use_item", { item })));
   }
   return h("div", { class: "seat-controls" }, h("p", { class: "hint" }, `Actions for ${seat}:`), parts);
 }

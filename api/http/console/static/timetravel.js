@@ -3,7 +3,8 @@
 // with the events as markers (from /timeline).
 
 import { api } from "./api.js";
-import { h, mmss, replace, seatClass, showError, svg, when, words } from "./dom.js";
+import { h, mmss, replace, seatClass, showError, svg, when } from "./dom.js";
+import { words } from "./words.js";
 
 const NO_CHANGES = { has: () => false, hasPrefix: () => false };
 

@@ -1,7 +1,8 @@
 // Zoom: the grid, the targets, found targets outlined with who found them, the round clock,
 // lockouts and Priority counting down from the server's deadlines, and the buzz controls.
 
-import { h, replace, seatClass, when, words } from "./dom.js";
+import { h, replace, seatClass, when } from "./dom.js";
+import { reasonText, words } from "./words.js";
 import { gridView, legend, outline, rowsOf } from "./zoomgrid.js";
 
 const picking = { target: null, pairs: [], seat: null, showLetters: false };
@@ -202,7 +203,7 @@ let lastOutcome = "";
 function showOutcome(outcome) {
   if (!outcome) return;
   lastOutcome = outcome.pairs.map((p) =>
-    `${p.target} at ${p.at}: ${p.outcome}${p.reason ? ` (${words(p.reason)})` : ""}`).join(" · ");
+    `${p.target} at ${p.at}: ${p.outcome}${p.reason ? ` (${reasonText(p.reason)})` : ""}`).join(" · ");
   const node = document.getElementById("buzz-outcome");
   if (node) node.textContent = lastOutcome;
 }
@@ -240,5 +241,5 @@ function buzzList(s, ctx) {
       class: ctx.changed.hasPrefix(`state.buzzes[seq=${b.seq}]`) ? "changed" : null,
       dataset: { seq: b.seq },
     }, `#${b.seq} ${when(b.when)} ${b.seat} (round ${b.round}): `, b.pairs.map((p) =>
-      `${p.target} ${p.at} ${p.outcome}${p.reason ? ` (${words(p.reason)})` : ""}`).join(", ")))));
+      `${p.target} ${p.at} ${p.outcome}${p.reason ? ` (${reasonText(p.reason)})` : ""}`).join(", ")))));
 }
