@@ -20,6 +20,11 @@ TABLES = (
     "alembic_version",
     "tournaments",
     "tournament_events",
+    "tlog_leaves",
+    "tlog_nodes",
+    "tlog_checkpoints",
+    "tlog_cosignatures",
+    "signing_keys",
     "fold_checkpoints",
 )
 
@@ -30,6 +35,9 @@ GRANTS = (
     "GRANT SELECT, UPDATE (last) ON positions TO {role}",
     "GRANT SELECT, INSERT ON tournament_events TO {role}",
     "GRANT SELECT, INSERT, UPDATE (last_seq) ON tournaments TO {role}",
+    "GRANT SELECT, INSERT ON tlog_leaves, tlog_nodes, tlog_checkpoints, tlog_cosignatures"
+    " TO {role}",
+    "GRANT SELECT, INSERT, UPDATE (valid_until) ON signing_keys TO {role}",
     "GRANT SELECT, INSERT ON fold_checkpoints TO {role}",  # the fold's stored checkpoints
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
