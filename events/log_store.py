@@ -17,7 +17,7 @@ from adjudicator.kernel.canonical import canonical_json, iso
 from events import matches as match_queries
 from events import rows, signing, tlog
 from events.errors import StoreError
-from events.store import EventStore
+from events.store import EventStore, storable
 from events.tables import matches, tlog_cosignatures, tlog_leaves
 from events.transparency.checkpoint import CheckpointError, open_checkpoint
 from events.transparency.merkle import ProofError
@@ -99,7 +99,7 @@ class LogStore:
 
     def inclusion(self, match_id: str, tree_size: int | None = None) -> dict[str, Any]:
         with self.store._reader() as conn:
-            leaf = tlog.leaf_of_match(conn, match_id)
+            leaf = tlog.leaf_of_match(conn, match_id) if storable(match_id) else None
             if leaf is None:
                 raise LogError("not_in_log", f"match {match_id!r} has no leaf in the log")
             current = tlog.size(conn)

@@ -189,6 +189,7 @@ def test_a_witness_cosignature_is_kept_with_the_checkpoint(api: Api, tmp_path: P
     ("url", "status", "code"),
     [
         ("/log/proof/inclusion?match_id=nope", 404, "not_in_log"),
+        ("/log/proof/inclusion?match_id=%00x", 404, "not_in_log"),  # PostgreSQL stores no NUL
         ("/log/checkpoint?tree_size=5", 422, "log_size_out_of_range"),
         ("/log/proof/consistency?first=2&second=1", 422, "log_size_out_of_range"),
         ("/log/proof/consistency?first=0&second=9", 422, "log_size_out_of_range"),
