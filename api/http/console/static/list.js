@@ -89,11 +89,20 @@ function created(iso) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+/** One verification per match and length: re-rendering the list (a filter, a search) reuses
+ * the answer instead of asking the service to re-fold every row again. */
+const verified = new Map();
+function verifyOnce(m) {
+  const key = `${m.match_id}:${m.last_seq}:${m.status}`;
+  if (!verified.has(key)) verified.set(key, api.verify(m.match_id));
+  return verified.get(key);
+}
+
 function matchRow(m) {
   const result = h("td", { class: "result-cell" }, "…");
   const badge = h("td", { class: "verify" }, "…");
   fillResult(m, result);
-  api.verify(m.match_id).then(
+  verifyOnce(m).then(
     (report) => replace(badge, h("span", { class: report.ok ? "badge ok" : "badge bad" },
       report.ok ? "✔ verified" : `✘ fails at seq ${report.first_bad_seq}`)),
     () => replace(badge, "?"));
