@@ -70,6 +70,7 @@ export function matchesQuery(m, query) {
 }
 
 function showRows(table, filters) {
+  generation += 1;
   const all = loaded.get(table) || [];
   const query = filters.querySelector("#match-search").value;
   const rows = all.filter((m) => matchesQuery(m, query));
@@ -89,20 +90,41 @@ function created(iso) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** One verification per match and length: re-rendering the list (a filter, a search) reuses
- * the answer instead of asking the service to re-fold every row again. */
-const verified = new Map();
-function verifyOnce(m) {
-  const key = `${m.match_id}:${m.last_seq}:${m.status}`;
-  if (!verified.has(key)) verified.set(key, api.verify(m.match_id));
-  return verified.get(key);
+/* The rows' verify badges are asked a few at a time, and a re-render (a filter, a search, a
+ * reload) drops the ones not yet asked: a list of a hundred matches no longer queues a hundred
+ * re-folds at the service ahead of the next list the viewer asked for. */
+const VERIFYING_AT_ONCE = 4;
+const waiting = [];
+let generation = 0;
+let running = 0;
+
+function queued(task) {
+  return new Promise((resolve, reject) => {
+    waiting.push({ task, generation, resolve, reject });
+    pump();
+  });
+}
+
+function pump() {
+  while (running < VERIFYING_AT_ONCE && waiting.length) {
+    const job = waiting.shift();
+    if (job.generation !== generation) {
+      job.reject(new Error("the list was redrawn"));
+      continue;
+    }
+    running += 1;
+    job.task().then(job.resolve, job.reject).finally(() => {
+      running -= 1;
+      pump();
+    });
+  }
 }
 
 function matchRow(m) {
   const result = h("td", { class: "result-cell" }, "…");
   const badge = h("td", { class: "verify" }, "…");
   fillResult(m, result);
-  verifyOnce(m).then(
+  queued(() => api.verify(m.match_id)).then(
     (report) => replace(badge, h("span", { class: report.ok ? "badge ok" : "badge bad" },
       report.ok ? "✔ verified" : `✘ fails at seq ${report.first_bad_seq}`)),
     () => replace(badge, "?"));
