@@ -120,10 +120,12 @@ def test_the_list_filters_finished_matches(server: str, contexts: Any) -> None:
     values = [options.nth(i).get_attribute("value") for i in range(options.count())]
     assert values == ["", "open", "finished", "closed"]
     page.select_option("#filter-status", "finished")
-    page.wait_for_selector(f"tr[data-match='{decided.id}']")
-    rows = page.locator("table.list tbody tr")
-    statuses = {rows.nth(i).locator("td").nth(2).inner_text() for i in range(rows.count())}
-    assert statuses == {"finished"}
+    page.wait_for_function(  # the filtered list has replaced the whole one
+        "() => { const cells = [...document.querySelectorAll("
+        "'#matches tbody tr td:nth-child(3)')];"
+        " return cells.length > 0 && cells.every((c) => c.innerText === 'finished'); }"
+    )
+    page.wait_for_selector(f"#matches tr[data-match='{decided.id}']")
     assert page.errors == []
 
 

@@ -301,7 +301,13 @@ def test_a_zoom_match_from_a_pasted_grid_and_a_seed_beyond_2_53_kept_exact(
     host.get_by_text(f"seeded with {seed}").wait_for()
     seeded = host.locator("#event-list tr[data-type='match.seeded']")
     seeded.get_by_text("details").click()
-    assert f'"seed": {seed}' in seeded.locator("pre").inner_text()
+    shown = ""
+    for _ in range(100):  # the payload is filled in once the exact events have been read
+        shown = seeded.locator("pre").inner_text()
+        if f'"seed": {seed}' in shown:
+            break
+        host.wait_for_timeout(100)
+    assert f'"seed": {seed}' in shown
     # the service holds the same number (no rounding anywhere on the way)
     events = httpx.get(
         f"{server}/matches/{match_id_of(link)}/events",
