@@ -129,6 +129,39 @@ def test_the_list_filters_finished_matches(server: str, contexts: Any) -> None:
     assert page.errors == []
 
 
+def test_a_late_answer_to_an_older_filter_never_replaces_the_newer_list(
+    server: str, contexts: Any
+) -> None:
+    Match(server, "zoom", CONFIG)
+    Match(server, "no_not_that", {"rounds": [EXAMPLE]})
+    page = opened(contexts, f"{server}/", "#matches tbody tr")
+    held: list[Any] = []
+
+    def hold_the_unfiltered_one(route: Any) -> None:
+        if "game=zoom" in route.request.url:
+            route.continue_()
+        else:
+            held.append(route)
+
+    def listing(url: str) -> bool:
+        return "/matches?" in url
+
+    page.route(listing, hold_the_unfiltered_one)
+    page.select_option("#filter-status", "open")  # asks for every game's open matches...
+    page.select_option("#filter-game", "zoom")  # ...then for Zoom's, answered first
+    page.wait_for_function(
+        "() => { const cells = [...document.querySelectorAll('#matches tbody td:first-child')];"
+        " return cells.length > 0 && cells.every((c) => c.innerText === 'Zoom'); }"
+    )
+    assert len(held) == 1
+    held[0].continue_()  # the older list arrives last
+    page.wait_for_timeout(300)
+    games = {c.inner_text() for c in page.query_selector_all("#matches tbody td:first-child")}
+    assert games == {"Zoom"}
+    page.unroute(listing)
+    assert page.errors == []
+
+
 def test_a_sent_buzz_clears_its_chips_and_the_list_numbers_it_once(
     server: str, contexts: Any
 ) -> None:

@@ -52,11 +52,16 @@ function filterBar(games, reload, search) {
 }
 
 const loaded = new WeakMap(); // the table -> the rows the service listed
+let asked = 0; // the number of the latest list asked for
 
+/** Lists the matches the filters ask for. Only the latest answer is drawn: switching two filters
+ * quickly asks twice, and the first answer may arrive last. */
 async function loadMatches(table, filters) {
   const game = filters.querySelector("#filter-game").value;
   const status = filters.querySelector("#filter-status").value;
+  const mine = ++asked;
   const rows = (await api.matches({ game, status })).filter((m) => !status || m.status === status);
+  if (mine !== asked) return;
   loaded.set(table, rows);
   showRows(table, filters);
 }
