@@ -10,6 +10,7 @@ const KINDS = ["void", "amend", "adjust_score", "undo", "end_round", "declare_re
 const NOT_IN = { zombego: ["amend", "adjust_score", "end_round"] }; // the game has no use for them
 const AMENDABLE = new Set(["zoom.buzzed", "nnt.acted", "nnt.solved", "nnt.challenged"]);
 let open = null; // {seq, kind}: the ruling form shown (seq null: from the toolbar)
+const unfolded = new Set(); // the seqs whose payload the host opened: a redraw keeps them open
 
 export async function renderHost(root, page, force = false) {
   const typing = document.activeElement?.closest?.("form.ruling");
@@ -42,14 +43,24 @@ function eventRow(event, context, closed) {
     h("td", { class: "time" }, h("time", { datetime: event.occurred_at }, when(event.occurred_at))),
     h("td", { class: "sentence" },
       voided ? h("strong", {}, "(voided) ") : null, sentence,
-      h("details", { class: "payload" }, h("summary", {}, "details"),
-        h("pre", {}, pretty(event)))),
+      payloadDetails(event)),
     h("td", {}, closed ? null : h("button", { type: "button", class: "rule",
       "aria-label": `Rule on #${event.seq}`,
       onclick: () => { open = open?.seq === event.seq ? null : { seq: event.seq }; redraw(); } },
     "Rule…")));
   if (open?.seq !== event.seq || closed) return row;
   return [row, h("tr", { class: "ruling-row" }, h("td", { colspan: 4 }, rulingForm(event, context)))];
+}
+
+/** The event's record on request; it stays open across the redraws a new event brings. */
+function payloadDetails(event) {
+  const details = h("details", { class: "payload", open: unfolded.has(event.seq) },
+    h("summary", {}, "details"), h("pre", {}, pretty(event)));
+  details.addEventListener("toggle", () => {
+    if (details.open) unfolded.add(event.seq);
+    else unfolded.delete(event.seq);
+  });
+  return details;
 }
 
 /** The event as recorded (payload, actor, times, commitment), big whole numbers exact. */
