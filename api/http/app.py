@@ -29,6 +29,7 @@ from api.service.fanout import Quiet
 from api.service.matches import MatchService
 from api.service.settings import Settings
 from api.service.signing_keys import ensure_signing_key
+from api.service.standby import Standby
 from api.service.tokens import ensure_operator_token
 from api.service.wakeups import Wakeups
 from api.service.wordlists import load_dictionaries
@@ -92,6 +93,9 @@ def create_app(
     app.state.bodies = SharedBodies()  # the encoded timelines (``api.http.responses``)
     games_ = games_ or registry.games(load_dictionaries(settings.wordlist))
     app.state.service = MatchService(store, games_, clock)
+    app.state.standby = (
+        None if settings.standby_url is None else Standby(settings.standby_url, games_, clock)
+    )
     app.state.settings = settings
     errors.install(app)
     app.add_middleware(CommandLane)  # innermost: every other middleware applies to it too
@@ -114,7 +118,7 @@ def create_app(
 
 
 @asynccontextmanager
-async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIterator[None]:
+async def _listening(store: EventStore, wakeups: Wakeups, app: FastAPI) -> AsyncIterator[None]:
     """While the app runs on PostgreSQL, appends by other replicas wake this one's streams, and
     commands append over async connections opened for the serving loop."""
     listener = None
@@ -135,3 +139,5 @@ async def _listening(store: EventStore, wakeups: Wakeups, _: FastAPI) -> AsyncIt
             await listener.stop()
         await asyncio.to_thread(wakeups.drains.settle, SETTLE_SECONDS)  # before the store goes
         await store.aclose()
+        if app.state.standby is not None:
+            app.state.standby.dispose()

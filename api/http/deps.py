@@ -11,8 +11,11 @@ from starlette.concurrency import run_in_threadpool
 from api.http.errors import ApiError
 from api.service import access
 from api.service.matches import MatchService
+from api.service.standby import READ_FROM, UNREACHABLE, Standby
 from api.service.tokens import token_hash
 from events import TokenGrant
+from events.standby import Cut
+from projections.views import Known
 
 
 async def get_service(request: Request) -> MatchService:
@@ -55,12 +58,58 @@ async def optional_grant(
     if token is None:
         return None
     hashed = token_hash(token)
-    grant = service.known_grant(hashed) or await run_in_threadpool(service.grant_for, hashed)
-    if grant is None and await run_in_threadpool(service.store.has_operator_token, hashed):
-        grant = access.OPERATOR
+    grant = service.known_grant(hashed)
+    if grant is None:
+        standby = request.app.state.standby
+        grant = await run_in_threadpool(_grant_anywhere, service, standby, hashed)
     if grant is None:
         raise ApiError(401, "invalid_token", "this token is not known to the service")
     return grant
+
+
+def _grant_of(service: MatchService, hashed: str) -> TokenGrant | None:
+    grant = service.grant_for(hashed)
+    if grant is None and service.store.has_operator_token(hashed):
+        grant = access.OPERATOR
+    return grant
+
+
+def _grant_anywhere(
+    service: MatchService, standby: Standby | None, hashed: str
+) -> TokenGrant | None:
+    """The token's grant from the primary; while the primary cannot be reached, from a standby
+    (grants never change once issued). A token no standby knows yet then still answers 503
+    ``store_unavailable``, never 401: it may have been issued just before the primary fell."""
+    try:
+        return _grant_of(service, hashed)
+    except UNREACHABLE as unreachable:
+        if standby is None:
+            raise
+        try:
+            grant = _grant_of(standby.service, hashed)
+        except UNREACHABLE:
+            grant = None
+        if grant is None:
+            raise unreachable from None
+        return grant
+
+
+def cut_of(known: Known) -> Cut:
+    """The record time a read names, as the standby's check takes it."""
+    return Cut(known.at, known.seq)
+
+
+def reading(
+    request: Request, service: MatchService, match_id: str, *cuts: Cut
+) -> tuple[MatchService, dict[str, str]]:
+    """The service that answers a read of ``match_id`` as known at every one of ``cuts`` (a
+    standby's when it holds all they need, ``api.service.standby``), and the header that says
+    which server it is."""
+    chosen, server = service, "primary"
+    standby: Standby | None = request.app.state.standby
+    if standby is not None and all(standby.covers(match_id, cut) for cut in cuts):
+        chosen, server = standby.service, "standby"
+    return chosen, {READ_FROM: server}
 
 
 async def required_grant(

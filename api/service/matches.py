@@ -72,12 +72,20 @@ class SettlesConfig(Protocol):
 
 class MatchService:
     def __init__(
-        self, store: EventStore, games: Mapping[str, Game[Any, Any]], clock: Callable[[], datetime]
+        self,
+        store: EventStore,
+        games: Mapping[str, Game[Any, Any]],
+        clock: Callable[[], datetime],
+        *,
+        writable: bool = True,
     ) -> None:
+        """``writable``: the store takes writes (a standby's does not: no fold checkpoint is
+        stored through it, and it is only read)."""
         self.store = store
         self.games = games
         self.clock = clock
-        self.checkpoints = Checkpoints(store, stored=FoldStore(store), resolve=self._resolve)
+        stored = FoldStore(store) if writable else None
+        self.checkpoints = Checkpoints(store, stored=stored, resolve=self._resolve)
         self.live = LiveFolds(store, start=self.checkpoints.running)
         store.on_append(self.checkpoints.appended)
         self._grants: dict[str, TokenGrant] = {}

@@ -17,6 +17,12 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DATABASE_URL", "ADJUDICATOR_DATABASE_URL"),
         description="SQLAlchemy URL; the embedded default is a SQLite file under ./data",
     )
+    standby_url: str | None = Field(
+        None,
+        description="PostgreSQL URL of the standbys that serve reads into the past (a libpq"
+        " multi-host URL with target_session_attrs=standby or prefer-standby); unset: the"
+        " primary serves every read",
+    )
     migration_database_url: str | None = Field(
         None,
         description="SQLAlchemy URL that runs the migrations (db upgrade, upgrade_on_start), as"

@@ -140,13 +140,19 @@ def bench(label: str, url: str, events: int, reps: int, ref: float) -> None:
         ("  same, full read + fold (old path)", old),
         ("  a new known_seq each time (no memo)", lambda s: s.snapshot(MATCH, middle, fresh())),
         ("  a new at each time", lambda s: s.snapshot(MATCH, middle + later(), past)),
-        ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, middle, past)),
+        (
+            "  route: fold + the host's view",
+            lambda s: get_state(GZIP, s, MATCH, HOST, middle, past),
+        ),
         ("fold (at now, known now)", lambda s: s.snapshot(MATCH)),
-        ("  route: fold + the host's view", lambda s: get_state(s, MATCH, HOST, None, Known())),
+        (
+            "  route: fold + the host's view",
+            lambda s: get_state(GZIP, s, MATCH, HOST, None, Known()),
+        ),
         ("timeline route (known now, gzip)", lambda s: get_timeline(GZIP, s, MATCH, HOST, Known())),
         (
             "diff route (at middle, before/after ruling)",
-            lambda s: diff_known(s, MATCH, HOST, middle, before=before, after=None),
+            lambda s: diff_known(GZIP, s, MATCH, HOST, middle, before=before, after=None),
         ),
     ]
     print(f"{label}, {events} events:")
@@ -159,10 +165,11 @@ GZIP = Request(
     {
         "type": "http",
         "headers": [(b"accept-encoding", b"gzip")],
-        "app": SimpleNamespace(state=SimpleNamespace(bodies=SharedBodies())),
+        "app": SimpleNamespace(state=SimpleNamespace(bodies=SharedBodies(), standby=None)),
     }
 )
-"""A request that takes gzip, to an app holding only the timeline's cache of bodies."""
+"""A request that takes gzip, to an app holding only the timeline's cache of bodies (and no
+standby: every read is the primary's)."""
 
 
 def peer_reference(python: str | None, events: int) -> float:

@@ -49,6 +49,12 @@ class Cluster:
             "?target_session_attrs=read-write&connect_timeout=2"
         )
 
+    @property
+    def standby_url(self) -> str:
+        """The service's ``ADJUDICATOR_STANDBY_URL``: both nodes, a standby chosen at each
+        connect (none while neither is one)."""
+        return self.url.replace("target_session_attrs=read-write", "target_session_attrs=standby")
+
     def up(self) -> None:
         """Start the cluster (create it first if need be); restart a node killed before, which
         rejoins as a standby. Returns once a primary and a secondary are in sync."""

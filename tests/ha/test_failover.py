@@ -10,9 +10,7 @@ kill received every event (its listener followed the primary)."""
 from __future__ import annotations
 
 import random
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,20 +22,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(available() is not None, reason=str(available())),
 ]
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    """A fresh cluster in a directory of its own (not under pytest's, which only its owner may
-    enter: as root, PostgreSQL runs as another user), deleted at the end."""
-    directory = Path(tempfile.mkdtemp(prefix="adjudicator-ha-"))
-    directory.chmod(0o755)
-    cluster = Cluster(directory, drill.free_ports(3))
-    try:
-        cluster.up()
-        yield cluster
-    finally:
-        cluster.down(purge=True)
 
 
 def test_the_primary_killed_under_load_loses_no_acknowledged_command(

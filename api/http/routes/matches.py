@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from adjudicator import rulings
 from api.http import schemas
-from api.http.deps import Grant, MaybeGrant, Operator, Service
+from api.http.deps import Grant, MaybeGrant, Operator, Service, cut_of, reading
 from api.http.errors import ApiError
 from api.http.params import MAX_POSITION, MAX_SEQ, At, KnownParam, KnownSeq, RawTime, Seq
 from api.http.responses import FastJSONResponse, SharedBodies
@@ -143,6 +143,7 @@ async def post_ruling(
     response_model_exclude_unset=True,  # an event's salt: for whoever sees everything
 )
 def list_events(
+    request: Request,
     service: Service,
     match_id: str,
     grant: MaybeGrant,
@@ -152,8 +153,9 @@ def list_events(
 ) -> Response:
     """The log after ``after_seq``, at most ``limit`` events (a ``Link: rel="next"`` header
     names the next page when there may be more), as recorded by ``known_at``/``known_seq``."""
+    service, served = reading(request, service, match_id, cut_of(known))
     page = reads.events(service, match_id, grant, known, after_seq, limit)
-    answer = FastJSONResponse(page)
+    answer = FastJSONResponse(page, headers=served)
     if len(page) == limit:
         answer.headers["Link"] = f'<?after_seq={page[-1]["seq"]}&limit={limit}>; rel="next"'
     return answer
@@ -161,12 +163,13 @@ def list_events(
 
 @router.get("/matches/{match_id}/state", response_model=schemas.State, responses=READING)
 def get_state(
-    service: Service, match_id: str, grant: MaybeGrant, at: At, known: KnownParam
+    request: Request, service: Service, match_id: str, grant: MaybeGrant, at: At, known: KnownParam
 ) -> Response:
     """The state at game time ``at`` (default now) as known at ``known_at``/``known_seq``
     (default now), as the asking role may see it. A viewer who does not see everything never
     sees past the record time asked about: ``at`` is cut to it (the answer's ``at`` says so)."""
-    return FastJSONResponse(reads.state(service, match_id, grant, at, known))
+    service, served = reading(request, service, match_id, cut_of(known))
+    return FastJSONResponse(reads.state(service, match_id, grant, at, known), headers=served)
 
 
 @router.post(
@@ -183,6 +186,7 @@ async def close_match(service: Service, match_id: str, grant: Grant) -> dict[str
 
 @router.get("/matches/{match_id}/diff", response_model=schemas.Diff, responses=READING)
 def diff_known(
+    request: Request,
     service: Service,
     match_id: str,
     grant: MaybeGrant,
@@ -198,8 +202,11 @@ def diff_known(
     old_known = reads.record_time(before, before_seq, "before")
     if old_known.is_now:
         raise ApiError(422, "invalid_request", "give the earlier record time: before or before_seq")
+    new_known = reads.record_time(after, after_seq, "after")
+    service, served = reading(request, service, match_id, cut_of(old_known), cut_of(new_known))
     return FastJSONResponse(
-        reads.state_diff(service, match_id, grant, at, old_known, after, after_seq)
+        reads.state_diff(service, match_id, grant, at, old_known, after, after_seq),
+        headers=served,
     )
 
 
@@ -208,11 +215,14 @@ def get_timeline(
     request: Request, service: Service, match_id: str, grant: MaybeGrant, known: KnownParam
 ) -> Response:
     """Score and key outcomes over game time, one point per event that acted on the game."""
+    service, served = reading(request, service, match_id, cut_of(known))
     body, shared = reads.timeline(service, match_id, grant, known)
     if not shared:  # a viewer's own copy (something is hidden from it)
-        return FastJSONResponse(body)
+        return FastJSONResponse(body, headers=served)
     bodies: SharedBodies = request.app.state.bodies
-    return bodies.response(request, body, body["points"])
+    answer = bodies.response(request, body, body["points"])
+    answer.headers.update(served)
+    return answer
 
 
 @router.get(
