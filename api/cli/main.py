@@ -95,6 +95,40 @@ def db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def db_backup(args: argparse.Namespace) -> int:
+    """``db backup FILE``: a consistent copy of the store, taken while the service runs."""
+    from events.backup import BackupError, backup
+
+    settings = _settings_of(args)
+    try:
+        point = backup(settings.database_url, Path(args.file))
+    except BackupError as error:
+        raise CliError(f"backup of {_safe_url(settings.database_url)}: {error}") from error
+    print(f"Backed up {point.matches} match(es), every event up to position {point.position},"
+          f" into {args.file}.")  # fmt: skip
+    return 0
+
+
+def db_restore(args: argparse.Namespace) -> int:
+    """``db restore FILE``: the backup into an empty database, then ``db upgrade`` (a backup of
+    an older schema is brought up to date; the service role is granted again)."""
+    from events.backup import BackupError, restore
+
+    settings = _settings_of(args)
+    try:
+        point = restore(Path(args.file), settings.migration_url)
+    except BackupError as error:
+        raise CliError(f"restore into {_safe_url(settings.migration_url)}: {error}") from error
+    _migrated(args)
+    print(f"Restored {point.matches} match(es), every event up to position {point.position}.")
+    return 0
+
+
+def _settings_of(args: argparse.Namespace) -> Settings:
+    url = args.database_url
+    return Settings(**({"database_url": url, "migration_database_url": url} if url else {}))
+
+
 def _migrated(args: argparse.Namespace) -> Settings:
     """Settings (``--database-url`` overriding both URLs), after bringing the schema up to date
     as its owner (the migration URL) and granting the service role when one is set;
@@ -103,8 +137,7 @@ def _migrated(args: argparse.Namespace) -> Settings:
 
     from events.migrate import upgrade
 
-    url = args.database_url
-    settings = Settings(**({"database_url": url, "migration_database_url": url} if url else {}))
+    settings = _settings_of(args)
     try:
         ensure_sqlite_directory(settings.migration_url)
         upgrade(settings.migration_url, service_role=settings.service_role)
@@ -254,11 +287,21 @@ def _serve_parser(sub: Any) -> None:
 
 
 def _db_parsers(sub: Any) -> None:
-    db = sub.add_parser("db", help="database tasks: db upgrade")
+    db = sub.add_parser("db", help="database tasks: db upgrade, backup, restore")
     db_sub = db.add_subparsers(dest="db_command", required=True, metavar="TASK")
     up = db_sub.add_parser("upgrade", help="apply the schema migrations")
     up.add_argument("--database-url", help="overrides DATABASE_URL")
     up.set_defaults(func=db_upgrade)
+    back = db_sub.add_parser(
+        "backup", help="a consistent copy of the store into FILE, taken while the service runs"
+    )
+    back.add_argument("file", metavar="FILE", help="a new file")
+    back.add_argument("--database-url", help="the store to back up (overrides DATABASE_URL)")
+    back.set_defaults(func=db_backup)
+    rest = db_sub.add_parser("restore", help="restore a backup FILE into an empty database")
+    rest.add_argument("file", metavar="FILE", help="a file db backup wrote")
+    rest.add_argument("--database-url", help="the empty database (overrides DATABASE_URL)")
+    rest.set_defaults(func=db_restore)
 
 
 def _demo_parser(sub: Any) -> None:
