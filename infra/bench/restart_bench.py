@@ -48,6 +48,7 @@ from events.migrate import upgrade  # noqa: E402
 from events.tables import fold_checkpoints  # noqa: E402
 from infra.bench import peers  # noqa: E402
 from infra.bench.service import Match, auth, buzz, create_match, serve  # noqa: E402
+from infra.bench.table import Row  # noqa: E402
 from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
 
 RECORDED_REBUILD_MS = 384.0  # issue 24's run: eventsourcing, 10,000 events, no snapshot
@@ -152,6 +153,66 @@ def requests(match: Match, middle: datetime, last: list[datetime]) -> dict[str, 
     }
 
 
+Results = dict[tuple[str, str], tuple[float, float]]
+"""(variant, request) -> median (wall ms, server CPU ms)."""
+SMALL = "first command, 100 events"
+
+
+def measure(url: str, events: int, reps: int, say: Callable[[str], None] = print) -> Results:
+    """A match of ``events`` host-entered buzzes (and a 100-event one) entered over HTTP into a
+    migrated store at ``url``; then ``reps`` times, interleaved, each first request answered by
+    a freshly restarted server, with its stored checkpoints (``stored``) and without (``none``).
+    Medians of wall and server CPU milliseconds."""
+    with serve(url) as srv, httpx.Client(base_url=srv.base, timeout=600) as client:
+        began = time.perf_counter()
+        big, middle, end = enter(client, events)
+        took = time.perf_counter() - began
+        small, _, small_end = enter(client, 100)
+        warm, _, _ = enter(client, 5)
+        rows = settle(url, big.match_id)
+    say(f"entered {events:,} buzzes over HTTP in {took:.1f} s; {rows} checkpoints stored for"
+        f" the match ({stored_rows(url)} in all)")  # fmt: skip
+    kept = saved(url)
+    results: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    last, small_last = [end], [small_end]
+    for _ in range(reps):
+        for variant in ("stored", "none"):
+            for name, call in requests(big, middle, last).items():
+                restore(url, kept if variant == "stored" else [])
+                results.setdefault((variant, name), []).append(first(url, call, warm))
+            base = requests(small, small_end, small_last)["first host-entered command"]
+            restore(url, kept if variant == "stored" else [])
+            results.setdefault((variant, SMALL), []).append(first(url, base, warm))
+    return {
+        key: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+        for key, runs in results.items()
+    }
+
+
+def figure(bench: Any) -> list[Row]:
+    """``run.py``'s ``restart`` figure: the first read and the first command after a restart
+    (a new server process, the stored checkpoints kept), against the peer's rebuild of 10,000
+    events without a snapshot and against the first command of a 100-event match."""
+    from infra.bench.figures_store import _rebuild_ms
+
+    events, reps = (1_000, 1) if bench.quick else (10_000, 3)
+    url = bench.pg_url or bench.sqlite_url
+    upgrade(url)
+    got = measure(url, events, reps, say=lambda text: print(text, file=sys.stderr))
+    rebuild = _rebuild_ms(bench)
+    peer = "eventsourcing: rebuild 10,000 events, no snapshot"
+    backend = "PostgreSQL" if bench.pg_url else "SQLite"
+    rows = []
+    for name in ("first GET /state at the middle", "first GET /state now (the end)"):
+        rows.append(Row(f"{name} after a restart, {events:,} events, {backend}",
+                        got[("stored", name)][0], "ms", rebuild, peer))  # fmt: skip
+    command = got[("stored", "first host-entered command")][0]
+    small = got[("stored", SMALL)][0]
+    label = f"first host-entered command after a restart, {events:,} events, {backend}"
+    rows.append(Row(label, command, "ms", small, "the same at 100 events"))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=10_000)
@@ -182,42 +243,16 @@ def main(argv: list[str] | None = None) -> int:
                 source = "measured in this run"
             except Exception as error:  # the peers' set-up failed: say so, keep the figure
                 print(f"peer not run ({error!r}); using the recorded figure", file=sys.stderr)
-        with serve(url) as srv, httpx.Client(base_url=srv.base, timeout=600) as client:
-            began = time.perf_counter()
-            big, middle, end = enter(client, args.events)
-            took = time.perf_counter() - began
-            small, _, small_end = enter(client, 100)
-            warm, _, _ = enter(client, 5)
-            rows = settle(url, big.match_id)
-        print(f"{backend}: entered {args.events:,} buzzes over HTTP in {took:.1f} s;"
-              f" {rows} checkpoints stored for the match"
-              f" ({stored_rows(url)} in all)")  # fmt: skip
-        kept = saved(url)
-        results: dict[tuple[str, str], list[tuple[float, float]]] = {}
-        last, small_last = [end], [small_end]
-        for _ in range(args.reps):
-            for variant in ("stored", "none"):
-                for name, call in requests(big, middle, last).items():
-                    restore(url, kept if variant == "stored" else [])
-                    results.setdefault((variant, name), []).append(first(url, call, warm))
-                base = requests(small, small_end, small_last)["first host-entered command"]
-                restore(url, kept if variant == "stored" else [])
-                results.setdefault((variant, "first command, 100 events"), []).append(
-                    first(url, base, warm)
-                )
+        print(f"{backend}:", end=" ")
+        medians = measure(url, args.events, args.reps)
         print(f"eventsourcing rebuild, 10,000 events, no snapshot: {rebuild:.0f} ms ({source})")
         print(f"{'request after a restart':42} {'checkpoints':>11} {'wall ms':>9} {'cpu ms':>8}"
               f" {'wall/rebuild':>12}")  # fmt: skip
-        medians: dict[tuple[str, str], float] = {}
-        for (variant, name), runs in results.items():
-            wall = statistics.median(r[0] for r in runs)
-            cpu = statistics.median(r[1] for r in runs)
-            medians[(variant, name)] = wall
-            print(f"{name:42} {variant:>11} {wall:9.1f} {cpu:8.1f} {wall / rebuild:12.3f}")
+        for (variant, name), (wall, cpu_ms) in medians.items():
+            print(f"{name:42} {variant:>11} {wall:9.1f} {cpu_ms:8.1f} {wall / rebuild:12.3f}")
         for variant in ("stored", "none"):
             ratio = (
-                medians[(variant, "first host-entered command")]
-                / medians[(variant, "first command, 100 events")]
+                medians[(variant, "first host-entered command")][0] / medians[(variant, SMALL)][0]
             )
             print(f"first command at {args.events:,} events / at 100 events ({variant}):"
                   f" {ratio:.1f}x")  # fmt: skip
