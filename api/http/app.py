@@ -30,6 +30,7 @@ from api.service.matches import MatchService
 from api.service.settings import Settings
 from api.service.signing_keys import ensure_signing_key
 from api.service.standby import Standby
+from api.service.stream_slots import StreamSlots
 from api.service.tokens import ensure_operator_token
 from api.service.wakeups import Wakeups
 from api.service.wordlists import load_dictionaries
@@ -97,6 +98,7 @@ def create_app(
         None if settings.standby_url is None else Standby(settings.standby_url, games_, clock)
     )
     app.state.settings = settings
+    app.state.stream_slots = StreamSlots(settings.max_streams, settings.max_streams_per_client)
     errors.install(app)
     app.add_middleware(CommandLane)  # innermost: every other middleware applies to it too
     app.add_middleware(

@@ -61,6 +61,11 @@ CODES: dict[str, Code] = {
     **_table(405, method_not_allowed="the route does not take this method"),
     **_table(413, payload_too_large="the request body is over the size limit"),
     **_table(
+        429,
+        too_many_streams="this client address holds as many live streams as it may"
+        " (ADJUDICATOR_MAX_STREAMS_PER_CLIENT); close one or retry later",
+    ),
+    **_table(
         422,
         log_size_out_of_range="transparency log: a tree size or index the log has not reached",
         bad_cosignature="transparency log: the cosignature, its key or its checkpoint is refused",
@@ -191,6 +196,8 @@ CODES: dict[str, Code] = {
         503,
         no_signing_key="transparency log: no key can sign (ADJUDICATOR_SIGNING_KEY is expected)",
         not_ready="the database does not answer",
+        streams_full="the process serves as many live streams as it may"
+        " (ADJUDICATOR_MAX_STREAMS); retry later or on another replica",
         store_unavailable="the database did not answer this request; retry (with the same "
         "Idempotency-Key, a command is recorded at most once)",
     ),

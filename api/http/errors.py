@@ -35,9 +35,12 @@ log = structlog.get_logger("api")
 class ApiError(Exception):
     """An error raised by the HTTP layer itself (authentication, size, parameters)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers = headers
 
 
 STATUS: dict[type[Exception], int] = {
@@ -75,7 +78,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api(_: Request, error: ApiError) -> JSONResponse:
         status = error_codes.status(error.code, error.status)
-        return JSONResponse(body(error.code, error.message), status_code=status)
+        return JSONResponse(
+            body(error.code, error.message), status_code=status, headers=error.headers
+        )
 
     @app.exception_handler(DomainError)
     async def _domain(_: Request, error: DomainError) -> JSONResponse:

@@ -343,8 +343,9 @@ MEANINGS = {
     409: "the match's state forbids it now, or another writer got in first",
     413: "the body is too large",
     422: "the request is malformed or names what does not exist",
+    429: "this client holds as many live streams as it may (Retry-After)",
     500: "the service failed (JSON with the request id)",
-    503: "the database does not answer",
+    503: "the database does not answer, or (a stream) the server holds all it may",
 }
 # the body limit applies to every request; any route may fail, or find the database gone
 EVERY_ROUTE = (413, 500, 503)

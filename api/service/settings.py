@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         description="PostgreSQL connections each process keeps open, and as many again under"
         " a burst: a replica (each --workers process) may hold twice this many",
     )
+    max_streams: int = Field(
+        2000, ge=1, le=1_000_000, description="live streams each process serves at once"
+    )
+    max_streams_per_client: int = Field(
+        50, ge=1, le=1_000_000, description="live streams one client address may hold open"
+    )
     stream_poll_seconds: float = Field(
         2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
     )

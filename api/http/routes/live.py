@@ -15,22 +15,25 @@ of a closed match, it ends at once, empty.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
 
 from adjudicator.kernel.decider import Viewer
 from api.http.deps import MaybeGrant, Service
+from api.http.errors import ApiError
 from api.http.params import MAX_SEQ, Seq
 from api.http.responses import encode
 from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import access
 from api.service.matches import MatchService
+from api.service.stream_slots import StreamSlots
 from api.service.wakeups import Subscription, Wakeups
 from events import StoredEvent
 from projections.views import event_view
@@ -47,6 +50,7 @@ SSE: dict[str, Any] = {
     }
 }
 KEEP_ALIVE_SECONDS = 15.0
+RETRY_AFTER = "5"
 
 
 @router.get(
@@ -54,7 +58,7 @@ KEEP_ALIVE_SECONDS = 15.0
     response_class=StreamingResponse,
     responses={
         200: {"content": SSE, "description": "every event after a seq, then live"},
-        **errors(401, 404, 422),
+        **errors(401, 404, 422, 429),
     },
 )
 async def stream(
@@ -71,9 +75,36 @@ async def stream(
     poll = request.app.state.settings.stream_poll_seconds
     if match.status == "closed" and start >= match.last_seq:  # nothing will ever follow
         return StreamingResponse(iter(()), media_type="text/event-stream")
+    slots: StreamSlots = request.app.state.stream_slots
+    client = request.client.host if request.client else ""
+    refused = slots.take(client)
+    if refused == "per_client":
+        message = "this address holds as many live streams as it may; close one first"
+        raise ApiError(429, "too_many_streams", message, {"Retry-After": RETRY_AFTER})
+    if refused == "total":
+        message = "this server holds as many live streams as it may; retry later"
+        raise ApiError(503, "streams_full", message, {"Retry-After": RETRY_AFTER})
     feed = _feed(request, service, match_id, access.viewer_of(match, grant), start, poll)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return StreamingResponse(feed, media_type="text/event-stream", headers=headers)
+    return SlotStream(partial(slots.give_back, client), feed, "text/event-stream", headers)
+
+
+class SlotStream(StreamingResponse):
+    """A stream that gives its slot back however it ends: done, the client gone, or never
+    started (the client left before the headers were sent)."""
+
+    def __init__(
+        self, release: Callable[[], None], feed: AsyncIterator[bytes], media_type: str,
+        headers: dict[str, str],
+    ) -> None:  # fmt: skip
+        super().__init__(feed, media_type=media_type, headers=headers)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
 
 
 async def _feed(
