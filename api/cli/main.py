@@ -43,13 +43,14 @@ def serve(args: argparse.Namespace) -> int:
     ensure_sqlite_directory(settings.database_url)
     host, port = args.host or settings.host, args.port or settings.port
     store = _safe_url(settings.database_url)
+    proxies = settings.forwarded_allow_ips
     print(f"Serving on http://{host}:{port} (OpenAPI at /docs), store: {store}")
     print(f"Web console: http://{host}:{port}/", flush=True)
     if args.workers <= 1:
         from api.http.app import create_app, served
 
         app = served(create_app(settings))
-        uvicorn.run(app, host=host, port=port, **UVICORN)
+        uvicorn.run(app, host=host, port=port, **UVICORN, forwarded_allow_ips=proxies)
         return 0
     prepare_store(settings)
     os.environ.update(worker_environment(settings))
@@ -59,6 +60,7 @@ def serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         host=host,
         port=port,
+        forwarded_allow_ips=proxies,
         **UVICORN,
     )
     return 0

@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         description="PostgreSQL connections each process keeps open, and as many again under"
         " a burst: a replica (each --workers process) may hold twice this many",
     )
+    forwarded_allow_ips: str = Field(
+        "127.0.0.1",
+        description="addresses of the reverse proxies whose X-Forwarded-For names the client"
+        " (comma-separated, or * when only proxies can reach the service): a client's address"
+        " bounds its live streams",
+    )
     max_streams: int = Field(
         2000, ge=1, le=1_000_000, description="live streams each process serves at once"
     )
