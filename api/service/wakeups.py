@@ -10,12 +10,14 @@ a thread of its own. Either way the hub keeps the events in a window of the last
 wakes every subscriber; each subscriber takes the events after its own seq from that window,
 redacted for its viewer (each rendering is made once per viewer and shared by the streams of
 that viewer). A subscriber behind the window (a replay from an old seq, or a slow client) reads
-the store itself in pages of ``PAGE`` events. The wake-ups of one event loop's streams go
+the store in ``PAGE``-aligned pages, each whole page read once for all the match's replaying
+streams (:meth:`MatchHub.page`). The wake-ups of one event loop's streams go
 through that loop's :class:`api.service.fanout.Sweep`: a few at a time, after the loop's other
 requests in flight.
 
-Memory bound: per match with open streams, at most ``WINDOW`` events in the window and
-``RENDERED`` rendered texts; per stream, at most one page of ``PAGE`` events in hand. A hub is
+Memory bound: per match with open streams, at most ``WINDOW`` events in the window,
+``PAGES_KEPT`` pages of ``PAGE`` events and ``RENDERED`` rendered texts; per stream, at most one
+page of ``PAGE`` events in hand. A hub is
 dropped with its last subscriber. Wake-ups carry no data and readers catch up by seq, so a lost
 one only delays an update until the next poll: each hub keeps one ticker per event loop that,
 every poll interval, asks for a read (made only if the window is older than that) and lets
@@ -41,6 +43,9 @@ from api.service.fanout import Quiet, Sweep
 from events import StoredEvent
 
 PAGE = 500
+PAGES_KEPT = 8
+"""Whole pages of the store kept per hub for replays (``MatchHub.page``): the first
+``PAGES_KEPT * PAGE`` events a crowd of replaying streams asks for are read once for all."""
 WINDOW = 500
 RENDERED = 4 * WINDOW
 LINGER = 30.0
@@ -108,6 +113,8 @@ class MatchHub:
         self._reading = False
         self._lock = threading.Lock()
         self._rendered: OrderedDict[tuple[int, Hashable], bytes] = OrderedDict()
+        self._pages: OrderedDict[int, list[StoredEvent]] = OrderedDict()
+        self._reading_pages: dict[int, threading.Event] = {}
         self._tickers: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
         self._sweeps: dict[asyncio.AbstractEventLoop, Sweep] = {}
 
@@ -123,6 +130,40 @@ class MatchHub:
             if first > seq + 1:
                 return None
             return list(islice(self.window, seq + 1 - first, None))  # seqs are contiguous
+
+    def page(self, seq: int) -> list[StoredEvent]:
+        """The store's events after ``seq``, up to the end of the ``PAGE``-aligned page that
+        holds ``seq + 1`` (blocking). A whole page is read once for every stream of the match
+        that replays it (the others asking meanwhile wait for that read) and the last
+        ``PAGES_KEPT`` whole pages are kept: events never change, and a whole page never
+        grows. A page still filling (the tail) is read by each asker."""
+        start = seq - seq % PAGE
+        with self._lock:
+            kept = self._pages.get(start)
+            if kept is not None:
+                self._pages.move_to_end(start)
+                return kept[seq - start :]
+            pending = self._reading_pages.get(start)
+            if pending is None:
+                self._reading_pages[start] = threading.Event()
+        if pending is not None:  # another stream reads this page: wait for it
+            pending.wait(timeout=60)
+            with self._lock:
+                kept = self._pages.get(start)
+            if kept is not None:
+                return kept[seq - start :]
+            return self.reader(self.match_id, after_seq=seq, to_seq=start + PAGE)
+        try:
+            read = self.reader(self.match_id, after_seq=start, to_seq=start + PAGE)
+            if len(read) == PAGE:
+                with self._lock:
+                    self._pages[start] = read
+                    while len(self._pages) > PAGES_KEPT:
+                        self._pages.popitem(last=False)
+            return read[seq - start :]
+        finally:
+            with self._lock:
+                self._reading_pages.pop(start).set()
 
     def rendered(self, event: StoredEvent, viewer: Hashable, render: Callable[[], bytes]) -> bytes:
         """``render()`` of ``event`` for ``viewer``, computed once for every stream of the same
@@ -275,10 +316,11 @@ class Subscription:
         shared = self.shared(seq)
         if shared is not None:
             return shared
-        page = self.hub.reader(self.hub.match_id, after_seq=seq, to_seq=seq + PAGE)
-        if len(page) < PAGE:
-            self.hub.caught_up(page[-1].seq if page else seq)
-            self.joined = True
+        page = self.hub.page(seq)
+        if page and page[-1].seq % PAGE == 0:  # a whole page: the next may follow at once
+            return page
+        self.hub.caught_up(page[-1].seq if page else seq)
+        self.joined = True
         return page
 
     def shared(self, seq: int) -> list[StoredEvent] | None:

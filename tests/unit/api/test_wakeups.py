@@ -160,3 +160,44 @@ def test_settle_waits_for_a_hub_read_in_flight_and_reports_one_it_could_not_wait
     assert wakeups.drains.settle(5) is True
     assert reads.done == 1
     assert wakeups.drains.settle(0) is True  # nothing in flight: at once
+
+
+class Log:
+    """A store of ``length`` events whose reads are counted and take a while (so that streams
+    asking at once overlap)."""
+
+    def __init__(self, length: int) -> None:
+        self.length, self._lock = length, threading.Lock()
+        self.spans: list[tuple[int, int]] = []
+
+    def __call__(self, match_id: str, *, after_seq: int, to_seq: int) -> list[StoredEvent]:
+        with self._lock:
+            self.spans.append((after_seq, to_seq))
+        threading.Event().wait(0.05)
+        return [stored(s) for s in range(after_seq + 1, min(to_seq, self.length) + 1)]
+
+
+def test_a_crowd_replaying_a_match_reads_each_whole_page_once() -> None:
+    from api.service.wakeups import PAGE
+
+    log = Log(2 * PAGE + 40)
+    hub = MatchHub("m", log)
+    got: list[list[int]] = []
+
+    def replay(start: int) -> None:
+        seqs, seq = [], start
+        while page := hub.page(seq):
+            seqs += [e.seq for e in page]
+            seq = page[-1].seq
+        got.append(seqs)
+
+    crowd = [threading.Thread(target=replay, args=(s,)) for s in [0] * 20 + [7, PAGE + 3]]
+    for stream in crowd:
+        stream.start()
+    for stream in crowd:
+        stream.join()
+    for seqs in got:  # each replay: every seq after its start, once, in order
+        assert seqs == list(range(seqs[0], log.length + 1))
+    whole = [span for span in log.spans if span[1] <= 2 * PAGE]
+    assert sorted(set(whole)) == [(0, PAGE), (PAGE, 2 * PAGE)]
+    assert len(whole) == 2  # the two whole pages: one read each, for 22 streams
