@@ -131,6 +131,16 @@ class MatchHub:
                 return None
             return list(islice(self.window, seq + 1 - first, None))  # seqs are contiguous
 
+    def kept_page(self, seq: int) -> list[StoredEvent] | None:
+        """:meth:`page`'s answer when its whole page is kept (no I/O), else None."""
+        start = seq - seq % PAGE
+        with self._lock:
+            kept = self._pages.get(start)
+            if kept is None:
+                return None
+            self._pages.move_to_end(start)
+            return kept[seq - start :]
+
     def page(self, seq: int) -> list[StoredEvent]:
         """The store's events after ``seq``, up to the end of the ``PAGE``-aligned page that
         holds ``seq + 1`` (blocking). A whole page is read once for every stream of the match
@@ -316,7 +326,15 @@ class Subscription:
         shared = self.shared(seq)
         if shared is not None:
             return shared
-        page = self.hub.page(seq)
+        return self._replayed(seq, self.hub.page(seq))
+
+    def kept(self, seq: int) -> list[StoredEvent] | None:
+        """A replay's next page when the hub keeps it (no I/O), else None (:meth:`next_batch`,
+        in a thread)."""
+        page = None if self.joined else self.hub.kept_page(seq)
+        return None if page is None else self._replayed(seq, page)
+
+    def _replayed(self, seq: int, page: list[StoredEvent]) -> list[StoredEvent]:
         if page and page[-1].seq % PAGE == 0:  # a whole page: the next may follow at once
             return page
         self.hub.caught_up(page[-1].seq if page else seq)

@@ -121,6 +121,8 @@ async def _feed(
         while True:  # a client that leaves cancels this (Starlette listens for the disconnect)
             batch = subscription.shared(seq)  # from the shared window: no I/O
             from_store = batch is None
+            if batch is None:  # a replay: a page the hub keeps (no I/O), or read in a thread
+                batch = subscription.kept(seq)
             if batch is None:
                 batch = await run_in_threadpool(subscription.next_batch, seq)
             if batch:
