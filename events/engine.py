@@ -8,7 +8,13 @@ the pool replace every connection older than that failure at their next checkout
 
 SQLite: WAL, a 30 s busy timeout, foreign keys on, and ``BEGIN IMMEDIATE`` for connections
 marked as writers (``conn.execution_options(store_write=True)``) so writers queue up instead of
-failing on a lock upgrade; readers use a plain deferred ``BEGIN``.
+failing on a lock upgrade; readers use a plain deferred ``BEGIN``. ``synchronous=FULL`` by
+default: every commit is flushed to the disk (fsync) before it is acknowledged, so nothing
+acknowledged is lost to a crash of the process, of the machine or of its power. ``normal``
+(``ADJUDICATOR_SQLITE_SYNCHRONOUS``) flushes only at WAL checkpoints: the database is never
+corrupted and a killed process loses nothing, but a machine that loses its power may lose the
+last commits acknowledged before it (SQLite's own documentation of ``synchronous`` in WAL
+mode); about 0.45 ms less per append on the development machine.
 """
 
 from __future__ import annotations
@@ -130,12 +136,19 @@ def _no_float(text: str) -> float:
 _decode_plain = msgspec.json.Decoder(float_hook=_no_float).decode
 
 
-def make_engine(url: str | URL, pool_size: int = POOL_SIZE) -> Engine:
+SQLITE_SYNCHRONOUS = ("full", "normal")
+
+
+def make_engine(
+    url: str | URL, pool_size: int = POOL_SIZE, sqlite_synchronous: str = "full"
+) -> Engine:
     """An engine for ``url``; on PostgreSQL, ``pool_size`` connections kept open (and as many
-    again under a burst)."""
+    again under a burst); on SQLite, ``sqlite_synchronous`` (see the module's docstring)."""
     parsed = normalise_url(url)
     if parsed.get_backend_name() == "sqlite":
-        return _sqlite_engine(parsed)
+        if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+            raise ValueError(f"sqlite_synchronous: one of {', '.join(SQLITE_SYNCHRONOUS)}")
+        return _sqlite_engine(parsed, sqlite_synchronous)
     engine = create_engine(
         parsed,
         pool_size=pool_size,
@@ -173,17 +186,20 @@ def _on_postgres_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.commit()
 
 
-def _sqlite_engine(url: URL) -> Engine:
+def _sqlite_engine(url: URL, synchronous: str) -> Engine:
     connect_args = {"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
     engine = create_engine(url, connect_args=connect_args, json_deserializer=json_loads)
-    event.listen(engine, "connect", _on_sqlite_connect)
+    event.listen(engine, "connect", partial(_on_sqlite_connect, synchronous=synchronous))
     event.listen(engine, "begin", _on_sqlite_begin)
     return engine
 
 
-def _on_sqlite_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+def _on_sqlite_connect(
+    dbapi_connection: sqlite3.Connection, _record: Any, synchronous: str = "full"
+) -> None:
     dbapi_connection.isolation_level = None  # the "begin" hook below issues BEGIN itself
-    for pragma in ("journal_mode=WAL", f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON"):
+    pragmas = ("journal_mode=WAL", f"busy_timeout={BUSY_TIMEOUT_MS}", "foreign_keys=ON")
+    for pragma in (*pragmas, f"synchronous={synchronous.upper()}"):
         dbapi_connection.execute(f"PRAGMA {pragma}").close()
 
 

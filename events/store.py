@@ -68,9 +68,13 @@ class EventStore:
 
     @classmethod
     def from_url(
-        cls, url: str, clock: Clock | None = None, pool_size: int = POOL_SIZE
+        cls,
+        url: str,
+        clock: Clock | None = None,
+        pool_size: int = POOL_SIZE,
+        sqlite_synchronous: str = "full",
     ) -> EventStore:
-        return cls(make_engine(url, pool_size), clock)
+        return cls(make_engine(url, pool_size, sqlite_synchronous), clock)
 
     def dispose(self) -> None:
         self.engine.dispose()

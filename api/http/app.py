@@ -76,7 +76,10 @@ def create_app(
         if settings.upgrade_on_start:
             upgrade(settings.migration_url, service_role=settings.service_role)
         store = EventStore.from_url(
-            settings.database_url, clock=clock, pool_size=settings.db_pool_size
+            settings.database_url,
+            clock=clock,
+            pool_size=settings.db_pool_size,
+            sqlite_synchronous=settings.sqlite_synchronous,
         )
     ensure_operator_token(store, settings.operator_token)
     ensure_signing_key(store, settings.signing_key)

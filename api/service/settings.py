@@ -3,6 +3,8 @@ the conventional ``DATABASE_URL``)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -78,6 +80,12 @@ class Settings(BaseSettings):
     )
     max_streams_per_client: int = Field(
         50, ge=1, le=1_000_000, description="live streams one client address may hold open"
+    )
+    sqlite_synchronous: Literal["full", "normal"] = Field(
+        "full",
+        description="SQLite only: full (default) flushes every commit to the disk before it is"
+        " acknowledged; normal flushes at checkpoints: a killed process loses nothing, a lost"
+        " power supply may lose the last acknowledged commits",
     )
     stream_poll_seconds: float = Field(
         2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
