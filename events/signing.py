@@ -15,6 +15,7 @@ import base64
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -91,7 +92,14 @@ def current_signer(conn: Connection, configured: Signer | None) -> Signer | None
         return None
     if configured is not None and configured.key_id.hex() == row.key_id:
         return configured
-    return None if row.private_key is None else Signer.from_skey(row.private_key)
+    return None if row.private_key is None else _signer_of(row.private_key)
+
+
+@lru_cache(maxsize=8)
+def _signer_of(skey: str) -> Signer:
+    """A stored key's signer, parsed once (each close signs with it: parsing the key and
+    deriving its public half cost more than the signature)."""
+    return Signer.from_skey(skey)
 
 
 def ensure_key(conn: Connection, configured: Signer | None, now: datetime) -> Signer | None:
@@ -155,4 +163,9 @@ def rotate(conn: Connection, old: Signer, new: Signer, now: datetime, keep_priva
 def timestamper(signer: Signer) -> CosignatureSigner:
     """The same key as a tlog-cosignature (0x04) signer: the log cosigns its own checkpoints, so
     each carries a signed time at which the key must be valid."""
-    return CosignatureSigner.from_skey(signer.skey())
+    return _cosigner_of(signer.skey())
+
+
+@lru_cache(maxsize=8)
+def _cosigner_of(skey: str) -> CosignatureSigner:
+    return CosignatureSigner.from_skey(skey)
