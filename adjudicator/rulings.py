@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from adjudicator.kernel.decider import HOST, Draft, Fact
+from adjudicator.kernel.decider import BOOKKEEPING, HOST, Draft, Fact
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.kernel.times import Instant
 
@@ -98,12 +98,15 @@ RulingCommand = Annotated[
 ALL = frozenset({"void", "undo", "amend", "adjust_score", "end_round", "declare_result", "note"})
 
 
+RULINGS = frozenset(PREFIX + kind for kind in ALL)
+"""Every ruling's event type."""
+
+
 def is_ruling(event_type: str) -> bool:
-    return event_type.startswith(PREFIX)
+    return event_type in RULINGS
 
 
 AnyRuling = Void | Undo | Amend | AdjustScore | EndRound | DeclareResult | Note
-SYSTEM_PREFIX = "match."
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +166,7 @@ def _check_target(
         if seq >= last_seq:
             raise RuleViolation("nothing_to_undo", f"no event was recorded after seq {seq}")
         return
-    if target.type.startswith(SYSTEM_PREFIX):
+    if target.type in BOOKKEEPING:
         raise InvalidCommand(
             "not_rulable", f"seq {seq} is a {target.type} record, not a play or a ruling"
         )
@@ -182,7 +185,7 @@ def resolve(facts: Sequence[Fact]) -> RulingEffects:
     """Resolve every ruling in ``facts`` (seq order), newest first."""
     effects = RulingEffects()
     for fact in reversed(facts):  # is_ruling inlined: this runs once per event
-        if fact.type.startswith(PREFIX) and fact.seq not in effects.voided:
+        if fact.type in RULINGS and fact.seq not in effects.voided:
             _apply(fact, facts, effects)
     effects.timed.reverse()
     return effects

@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, or_, select
 
 from adjudicator.kernel.canonical import canonical_json, iso
+from adjudicator.kernel.decider import MATCH_CLOSED
 from events.envelope import StoredEvent
 from events.record import record_text
 from events.records import MatchRecord
@@ -36,7 +37,7 @@ from events.transparency.checkpoint import Checkpoint, format_checkpoint
 from events.transparency.note import Signer, add_signatures, parse_note
 
 LOCK_KEY = 0x61646A75  # "adju": the advisory lock every leaf append takes on PostgreSQL
-CLOSED = "match.closed"
+CLOSED = MATCH_CLOSED
 
 
 class NoCheckpoint(LookupError):

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.decider import MATCH_CLOSED
 from events.record import Record
 from events.transparency.checkpoint import Checkpoint, CheckpointError, open_checkpoint
 from events.transparency.merkle import ProofError, leaf_hash, verify_consistency, verify_inclusion
@@ -95,7 +96,7 @@ def _leaf_check(record: Record) -> Check:
         leaf = json.loads(record.log_proof.leaf)
     except ValueError:
         return Check("log_leaf", False, "the leaf is not JSON")
-    closed = next((e for e in reversed(record.events) if e.type == "match.closed"), None)
+    closed = next((e for e in reversed(record.events) if e.type == MATCH_CLOSED), None)
     if record.header.status != "closed" or not record.events:
         return Check("log_leaf", False, "a record with a log proof is a closed match's")
     expected = {

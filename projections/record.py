@@ -12,10 +12,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.kernel.decider import Setup
+from adjudicator.kernel.decider import MATCH_CLOSED, MATCH_CREATED, MATCH_SEEDED, Setup
 from events import StoredEvent
 
-CREATED, SEEDED, CLOSED = "match.created", "match.seeded", "match.closed"
+CREATED, SEEDED, CLOSED = MATCH_CREATED, MATCH_SEEDED, MATCH_CLOSED
 SEAT = re.compile(r"[A-Za-z0-9_-]{1,32}")  # as the API admits a seat name
 
 

@@ -45,6 +45,11 @@ from adjudicator.kernel.values import fast_init
 
 HOST = "host"
 SYSTEM = "system"
+MATCH_CREATED = "match.created"
+MATCH_SEEDED = "match.seeded"
+MATCH_CLOSED = "match.closed"
+BOOKKEEPING = frozenset({MATCH_CREATED, MATCH_SEEDED, MATCH_CLOSED})
+"""The match's own records (created, seeded, closed): never a play, never on the timeline."""
 
 
 def seat_actor(seat: str) -> str:

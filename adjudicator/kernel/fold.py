@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from adjudicator import rulings
-from adjudicator.kernel.decider import Fact, Game, Setup
+from adjudicator.kernel.decider import BOOKKEEPING, Fact, Game, Setup
 
 S = TypeVar("S")
 
@@ -30,23 +30,24 @@ class Folded(Generic[S]):
     effects: rulings.RulingEffects
 
 
-BOOKKEEPING = "match."
+OFF_TIMELINE = BOOKKEEPING | rulings.RULINGS
+"""Event types that never act on the game as themselves: the match's records and the rulings
+(whose effects :func:`timeline` places)."""
 
 
 def acts_on_game(fact: Fact) -> bool:
     """Match bookkeeping (``match.created``, ``match.seeded``, ``match.closed``) never acts on
     the game: it takes no place on the timeline and moves no horizon."""
-    return not fact.type.startswith(BOOKKEEPING)
+    return fact.type not in BOOKKEEPING
 
 
 def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact]:
     """The facts that act on the game, in the order they act: by game time, then seq (then
     the order given, should two share a seq)."""
     voided, amended = effects.voided, effects.amended
-    skipped = (rulings.PREFIX, BOOKKEEPING)  # is_ruling and acts_on_game, inlined: per event
     items: list[tuple[datetime, int, int, int, Fact]] = []
     for index, fact in enumerate(facts):
-        if fact.type.startswith(skipped) or fact.seq in voided:
+        if fact.type in OFF_TIMELINE or fact.seq in voided:
             continue
         amendment = amended.get(fact.seq)
         acting = fact if amendment is None else replace(fact, amendment=amendment)

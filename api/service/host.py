@@ -9,7 +9,7 @@ from typing import Any
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import HOST, Draft
+from adjudicator.kernel.decider import HOST, MATCH_CLOSED, Draft
 from adjudicator.kernel.errors import RuleViolation
 from api.service import access, handling
 from api.service.matches import Acted, MatchService
@@ -95,7 +95,7 @@ def close(service: MatchService, match_id: str, grant: TokenGrant) -> Acted:
         now = max(service.clock(), running.last_play or service.clock())
         state = running.at(game, now) or service.snapshot_of(match, now).folded.state
         payload = {"result": game.result(state), "rules_version": game.rules_version}
-        return handling.Plan([NewEvent("match.closed", HOST, now, payload)], payload)
+        return handling.Plan([NewEvent(MATCH_CLOSED, HOST, now, payload)], payload)
 
     handled = handling.handle(service, match, decide, close=True)
     closed = replace(match, status="closed", closed_at=handled.stored[-1].recorded_at)

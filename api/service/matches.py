@@ -21,7 +21,15 @@ from pydantic import BaseModel, ValidationError
 
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.decider import SYSTEM, Context, Draft, Game, Viewer
+from adjudicator.kernel.decider import (
+    MATCH_CREATED,
+    MATCH_SEEDED,
+    SYSTEM,
+    Context,
+    Draft,
+    Game,
+    Viewer,
+)
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
 from api.service import access, handling
@@ -147,8 +155,8 @@ class MatchService:
         public = {k: v for k, v in setup.items() if k != "seed"}
         header = {**public, "game": game.name, "rules_version": game.rules_version}
         first = [
-            NewEvent("match.created", SYSTEM, now, header),
-            NewEvent("match.seeded", SYSTEM, now, {"seed": seed}, private_to=()),
+            NewEvent(MATCH_CREATED, SYSTEM, now, header),
+            NewEvent(MATCH_SEEDED, SYSTEM, now, {"seed": seed}, private_to=()),
         ]
         match = self.store.create_match(
             match_id, game.name, game.rules_version, setup, records, now, first_events=first

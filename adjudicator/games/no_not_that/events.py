@@ -16,7 +16,6 @@ from typing_extensions import TypedDict
 
 from adjudicator.games.payloads import STRICT, EventTypes
 
-PREFIX = "nnt."
 ROUND_STARTED = "nnt.round_started"
 ACTED = "nnt.acted"
 REVEALED = "nnt.revealed"

@@ -14,6 +14,7 @@ from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
+from adjudicator.kernel.fold import OFF_TIMELINE
 
 Handler = Callable[[NoNotThatState, Fact], None]
 
@@ -21,7 +22,7 @@ Handler = Callable[[NoNotThatState, Fact], None]
 def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     handler = HANDLERS.get(fact.type)
     if handler is None:
-        known = not fact.type.startswith(ev.PREFIX)  # match.*, untimed rulings: nothing to do
+        known = fact.type in OFF_TIMELINE  # the match's records, untimed rulings: nothing to do
         return state if known else _void(state, fact, f"unknown event type: {fact.type}")
     new = state.clone()
     try:

@@ -24,7 +24,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from adjudicator.kernel.decider import Viewer
+from adjudicator.kernel.decider import MATCH_CLOSED, Viewer
 from api.http.deps import MaybeGrant, Service
 from api.http.errors import ApiError
 from api.http.params import MAX_SEQ, Seq
@@ -128,7 +128,7 @@ async def _feed(
             if batch:
                 yield _messages(subscription, batch, viewer)
                 seq = batch[-1].seq
-                if batch[-1].type == "match.closed":
+                if batch[-1].type == MATCH_CLOSED:
                     return
                 quiet_since = time.monotonic()
                 if from_store:  # a page of the store: the next may follow at once
