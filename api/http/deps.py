@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 
 from api.http.errors import ApiError
@@ -16,6 +19,8 @@ from api.service.tokens import token_hash
 from events import TokenGrant
 from events.standby import Cut
 from projections.views import Known
+
+T = TypeVar("T")
 
 
 async def get_service(request: Request) -> MatchService:
@@ -110,6 +115,25 @@ def reading(
     if standby is not None and all(standby.covers(match_id, cut) for cut in cuts):
         chosen, server = standby.service, "standby"
     return chosen, {READ_FROM: server}
+
+
+def answered_by(
+    request: Request,
+    service: MatchService,
+    match_id: str,
+    answer: Callable[[MatchService], T],
+    *cuts: Cut,
+) -> tuple[T, dict[str, str]]:
+    """``answer`` from the service :func:`reading` chooses; when a standby was chosen but fails
+    it (the rare read that would write, such as signing a checkpoint never signed; a standby
+    lost meanwhile), from the primary."""
+    chosen, served = reading(request, service, match_id, *cuts)
+    if chosen is service:
+        return answer(service), served
+    try:
+        return answer(chosen), served
+    except (DBAPIError, PoolTimeout):
+        return answer(service), {READ_FROM: "primary"}
 
 
 async def required_grant(

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.http.app import create_app
+from api.service import audit
 from api.service.settings import Settings
 from api.service.standby import READ_FROM
 from infra.ha import drill
@@ -98,6 +99,26 @@ def test_a_past_read_is_served_by_the_standby_and_a_read_of_now_by_the_primary(
     assert timeline.status_code == 200 and timeline.headers[READ_FROM] == "standby"
     diff = read(client, match, "diff", before_seq="1", after=known_at)
     assert diff.status_code == 200 and diff.headers[READ_FROM] == "standby"
+
+
+def test_a_closed_match_is_verified_and_exported_by_the_standby(client: TestClient) -> None:
+    match, _ = played(client)
+    host = bearer(match["tokens"]["host"])
+    closed = client.post(f"/matches/{match['match_id']}/close", headers=host)
+    assert closed.status_code == 201, closed.text
+    deadline = time.monotonic() + 10
+    while (verified := read(client, match, "verify")).headers[READ_FROM] != "standby":
+        assert time.monotonic() < deadline, "the standby never held the close"
+        time.sleep(0.1)
+    assert verified.json()["ok"] is True
+    assert {c["name"] for c in verified.json()["checks"]} >= {"log_inclusion", "log_signature"}
+    url = f"/matches/{match['match_id']}/export"
+    exported = client.get(url, headers=host)
+    assert exported.status_code == 200 and exported.headers[READ_FROM] == "standby"
+    primary: Any = client.app.state.service  # type: ignore[attr-defined]
+    stored = primary.store.get_match(match["match_id"])
+    expected = audit.export_record(primary.store, stored, reveal=True, exported_at=primary.clock())
+    assert exported.text == expected  # byte-stable: the primary's own record
 
 
 def test_with_the_primary_gone_the_past_is_still_served_by_the_standby(

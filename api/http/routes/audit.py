@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Request, Response
 
 from api.http import schemas
-from api.http.deps import MaybeGrant, Operator, Service
+from api.http.deps import MaybeGrant, Operator, Service, answered_by
 from api.http.openapi import NDJSON, RECORD, record_content
 from api.http.schemas import errors
 from api.http.strictjson import StrictJsonRoute
 from api.service import audit
+from events.standby import Cut
 
 router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
 
@@ -24,19 +25,38 @@ router = APIRouter(route_class=StrictJsonRoute, tags=["audit"])
         **errors(401, 403, 404),
     },
 )
-def export_match(service: Service, match_id: str, grant: MaybeGrant) -> Response:
-    """Host, or auditor once closed: the match's portable record (payloads and salts included)."""
-    text = audit.export_for(service.store, match_id, grant, service.clock())
+def export_match(request: Request, service: Service, match_id: str, grant: MaybeGrant) -> Response:
+    """Host, or auditor once closed: the match's portable record (payloads and salts included).
+    A closed match's record may come from a standby (``Adjudicator-Read-From``)."""
+    text, served = answered_by(
+        request,
+        service,
+        match_id,
+        lambda s: audit.export_for(s.store, match_id, grant, s.clock()),
+        Cut(),
+    )
     disposition = f'attachment; filename="match-{match_id}.jsonl"'
-    return Response(text, media_type=NDJSON, headers={"Content-Disposition": disposition})
+    headers = {"Content-Disposition": disposition, **served}
+    return Response(text, media_type=NDJSON, headers=headers)
 
 
 @router.get(
     "/matches/{match_id}/verify", response_model=schemas.VerifyReport, responses=errors(404)
 )
-def verify_match(service: Service, match_id: str) -> dict[str, Any]:
-    """Anyone: hash chain, commitments and the re-fold of the result, over the stored events."""
-    return audit.verify_stored(service.store, service.games, match_id).as_json()
+def verify_match(
+    request: Request, response: Response, service: Service, match_id: str
+) -> dict[str, Any]:
+    """Anyone: hash chain, commitments and the re-fold of the result, over the stored events.
+    A closed match may be verified on a standby (``Adjudicator-Read-From``)."""
+    report, served = answered_by(
+        request,
+        service,
+        match_id,
+        lambda s: audit.verify_stored(s.store, s.games, match_id).as_json(),
+        Cut(),
+    )
+    response.headers.update(served)
+    return report
 
 
 @router.post(
