@@ -128,10 +128,8 @@ class EventStore:
         match = match_queries.get_match(conn, match_id)
         assert match is not None
         every = rows.read_stream(conn, match_id, None, None, 0)
-        tlog.append_match(conn, match, every, current_signer(conn, self.signer))
-        if conn.dialect.name == "postgresql":
-            wake = f"{match_id}:{stored[-1].seq}:{self.origin}"
-            conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, wake))
+        wake = (CHANNEL, f"{match_id}:{stored[-1].seq}:{self.origin}")  # sent on PostgreSQL
+        tlog.append_match(conn, match, every, current_signer(conn, self.signer), wake)
 
     def _now(self) -> datetime:
         now = self._clock()

@@ -83,10 +83,20 @@ def match_leaf(match: MatchRecord, events: Sequence[StoredEvent]) -> bytes:
     )
 
 
-def lock(conn: Connection) -> None:
-    """Serialise leaf appends until commit (SQLite's write transaction already does)."""
-    if conn.dialect.name == "postgresql":
+Notice = tuple[str, str]
+"""A PostgreSQL NOTIFY (channel, payload) sent with the lock: one round trip less for a close."""
+
+
+def lock(conn: Connection, notice: Notice | None = None) -> None:
+    """Serialise leaf appends until commit (SQLite's write transaction already does). On
+    PostgreSQL, ``notice`` is sent by the same statement (delivered at commit, as any NOTIFY)."""
+    if conn.dialect.name != "postgresql":
+        return
+    if notice is None:
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+    else:
+        sql = f"SELECT pg_advisory_xact_lock({LOCK_KEY}), pg_notify(%s, %s)"
+        conn.exec_driver_sql(sql, notice)
 
 
 def size(conn: Connection) -> int:
@@ -117,11 +127,17 @@ def append(
 
 
 def append_reading(
-    conn: Connection, kind: str, match_id: str | None, leaf: bytes, recorded_at: datetime
+    conn: Connection,
+    kind: str,
+    match_id: str | None,
+    leaf: bytes,
+    recorded_at: datetime,
+    notice: Notice | None = None,
 ) -> tuple[int, merkle.NodeMap]:
     """:func:`append`, answering also the nodes the new tree's root needs (read in the same
-    query as those the append needs: a close signs the new root at once)."""
-    lock(conn)
+    query as those the append needs: a close signs the new root at once); ``notice``: see
+    :func:`lock`."""
+    lock(conn, notice)
     index = size(conn)
     hashed = merkle.leaf_hash(leaf)
     wanted = [*merkle.nodes_for_append(index), *merkle.nodes_for_root(index + 1)]
@@ -144,12 +160,17 @@ def append_reading(
 
 
 def append_match(
-    conn: Connection, match: MatchRecord, events: Sequence[StoredEvent], signer: Signer | None
+    conn: Connection,
+    match: MatchRecord,
+    events: Sequence[StoredEvent],
+    signer: Signer | None,
+    notice: Notice | None = None,
 ) -> int:
-    """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches."""
+    """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches;
+    ``notice``: see :func:`lock`."""
     assert match.closed_at is not None
     leaf = match_leaf(match, events)
-    index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at)
+    index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at, notice)
     if signer is not None:
         store_checkpoint(conn, index + 1, signer, match.closed_at, known)
     return index
