@@ -190,6 +190,8 @@ class EventStore:
                 match_queries.insert_match(conn, record, tokens)
                 placed = insert_sealed(conn, stream)
                 if record.status == "closed":
+                    if not placed:  # no positions claimed: take the log's lock itself
+                        tlog.lock(conn)
                     signer = current_signer(conn, self.signer)
                     tlog.append_match(conn, record, placed, signer)
                 return placed

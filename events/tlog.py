@@ -3,9 +3,10 @@
 Every closed match is a leaf (:func:`match_leaf`), appended by the transaction that closes the
 match (``EventStore.append`` with ``close``, and ``EventStore.import_match`` of a closed record),
 so a closed match without its leaf cannot exist. A key rotation is a leaf too. Leaves are
-appended one at a time under a lock (PostgreSQL: a transaction-scoped advisory lock; SQLite: its
-one writer), and each append stores the perfect subtrees it completes (about two nodes), so any
-root or proof reads O(log n) stored nodes in one query and never rehashes a leaf
+appended one at a time under a lock (PostgreSQL: the global-position counter's row, which a
+close or an import holds already, see :func:`lock`; SQLite: its one writer), and each append
+stores the perfect subtrees it completes (about two nodes), so any root or proof reads
+O(log n) stored nodes in one query and never rehashes a leaf
 (``events.transparency.merkle``; RFC 6962 / RFC 9162 §2.1).
 
 A checkpoint (C2SP tlog-checkpoint) is signed with the current key and cosigned by the same key
@@ -36,7 +37,6 @@ from events.transparency import merkle
 from events.transparency.checkpoint import Checkpoint, format_checkpoint
 from events.transparency.note import Signer, add_signatures, parse_note
 
-LOCK_KEY = 0x61646A75  # "adju": the advisory lock every leaf append takes on PostgreSQL
 CLOSED = MATCH_CLOSED
 
 
@@ -84,23 +84,30 @@ def match_leaf(match: MatchRecord, events: Sequence[StoredEvent]) -> bytes:
 
 
 Notice = tuple[str, str]
-"""A PostgreSQL NOTIFY (channel, payload) sent with the lock: one round trip less for a close."""
+"""A PostgreSQL NOTIFY (channel, payload) sent by the statement that reads the log's size: one
+round trip less for a close."""
 
 
-def lock(conn: Connection, notice: Notice | None = None) -> None:
-    """Serialise leaf appends until commit (SQLite's write transaction already does). On
-    PostgreSQL, ``notice`` is sent by the same statement (delivered at commit, as any NOTIFY)."""
-    if conn.dialect.name != "postgresql":
-        return
-    if notice is None:
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_KEY})")
+def lock(conn: Connection) -> None:
+    """Serialise leaf appends until commit (SQLite's write transaction already does): on
+    PostgreSQL by the global-position counter's row, which every append of events holds from
+    its claim to its commit. A close or an import appends its leaf in the transaction that
+    claimed its events' positions, so it holds the row already and need not call this; a
+    key rotation and the start's backfill take it here. One lock for both orders: a leaf's
+    index follows the commit order of the events' positions."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SELECT 1 FROM positions WHERE id = 1 FOR UPDATE")
+
+
+def size(conn: Connection, notice: Notice | None = None) -> int:
+    """The log's size; on PostgreSQL, ``notice`` is sent by the same statement (delivered at
+    commit, as any NOTIFY). Read after :func:`lock` (or a claim of positions), in a statement
+    of its own, so that its snapshot sees every leaf committed before."""
+    if notice is not None and conn.dialect.name == "postgresql":
+        sql = "SELECT (SELECT max(idx) FROM tlog_leaves), pg_notify(%s, %s)"
+        last = conn.exec_driver_sql(sql, notice).scalar()
     else:
-        sql = f"SELECT pg_advisory_xact_lock({LOCK_KEY}), pg_notify(%s, %s)"
-        conn.exec_driver_sql(sql, notice)
-
-
-def size(conn: Connection) -> int:
-    last = conn.execute(select(func.max(tlog_leaves.c.idx))).scalar_one()
+        last = conn.execute(select(func.max(tlog_leaves.c.idx))).scalar_one()
     return 0 if last is None else int(last) + 1
 
 
@@ -133,12 +140,14 @@ def append_reading(
     leaf: bytes,
     recorded_at: datetime,
     notice: Notice | None = None,
+    locked: bool = False,
 ) -> tuple[int, merkle.NodeMap]:
     """:func:`append`, answering also the nodes the new tree's root needs (read in the same
     query as those the append needs: a close signs the new root at once); ``notice``: see
-    :func:`lock`."""
-    lock(conn, notice)
-    index = size(conn)
+    :func:`size`; ``locked``: the transaction holds the lock already (see :func:`lock`)."""
+    if not locked:
+        lock(conn)
+    index = size(conn, notice)
     hashed = merkle.leaf_hash(leaf)
     wanted = [*merkle.nodes_for_append(index), *merkle.nodes_for_root(index + 1)]
     found = node_hashes(conn, wanted)
@@ -166,11 +175,14 @@ def append_match(
     signer: Signer | None,
     notice: Notice | None = None,
 ) -> int:
-    """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches;
-    ``notice``: see :func:`lock`."""
+    """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches. The
+    transaction has claimed the positions of the match's events (a close, an import), so it
+    holds the log's lock (:func:`lock`); ``notice``: see :func:`size`."""
     assert match.closed_at is not None
     leaf = match_leaf(match, events)
-    index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at, notice)
+    index, known = append_reading(
+        conn, "match", match.match_id, leaf, match.closed_at, notice, locked=True
+    )
     if signer is not None:
         store_checkpoint(conn, index + 1, signer, match.closed_at, known)
     return index
