@@ -16,9 +16,16 @@ from adjudicator.kernel.decider import Game
 from api.service import access
 from api.service.errors import RecordInvalid
 from api.service.tokens import issue_match_tokens
-from events import EventStore, MatchRecord, TokenGrant, UnknownMatch
+from events import EventStore, MatchRecord, StoredEvent, TokenGrant, UnknownMatch
 from events.log_store import LogStore
-from events.record import Record, RecordFormatError, loads, record_text
+from events.record import (
+    Record,
+    RecordFormatError,
+    loads,
+    make_header,
+    record_text,
+    split_log_proof,
+)
 from projections.log_checks import PublicKey, log_checks
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
 from projections.verify import Check, VerifyReport, verify_record
@@ -99,21 +106,39 @@ def verify_stored(
     paused for the read too: it builds the events (a few objects each) that the checks keep."""
     match = existing(store, match_id)
     with collector_paused:
-        report = verify_record(None, store.read(match_id), games)
+        events = store.read(match_id)
+        report = verify_record(None, events, games)
     if match.status != "closed":
         return report
-    return VerifyReport(report.match_id, (*report.checks, *log_checks_of(store, match)))
+    return VerifyReport(report.match_id, (*report.checks, *log_checks_of(store, match, events)))
 
 
-def log_checks_of(store: EventStore, match: MatchRecord) -> list[Check]:
+def log_checks_of(
+    store: EventStore, match: MatchRecord, events: list[StoredEvent] | None = None
+) -> list[Check]:
     """The transparency log's checks of a closed match's export, against this service's keys
-    (as ``adjudicator verify --key`` makes them offline)."""
-    text = export_record(store, match, reveal=True, exported_at=match.created_at)
+    (as ``adjudicator verify --key`` makes them offline). The export's bytes are built from
+    ``events`` (the match's, read once by the caller) and hashed, its proof line is the log's;
+    the events need not be parsed back from the text, which is theirs."""
+    if events is None:
+        events = store.read(match.match_id)
+    text = record_text(match, events, reveal=True)
+    _, proof, digest = split_log_proof(text + (LogStore(store).trailer(match.match_id) or ""))
+    header = make_header(
+        match_id=match.match_id,
+        game=match.game,
+        rules_version=match.rules_version,
+        status=match.status,
+        created_at=match.created_at,
+        exported_at=match.closed_at or match.created_at,
+        events=events,
+    )
+    record = Record(header, events, frozenset(), proof, digest)
     keys = [
         PublicKey(key.verifier, key.valid_from, key.valid_until)
         for key in LogStore(store).signing_keys()
     ]
-    return log_checks(loads(text), keys)
+    return log_checks(record, keys)
 
 
 def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:

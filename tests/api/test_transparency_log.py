@@ -234,3 +234,27 @@ def test_a_watcher_follows_a_key_rotation_signed_by_the_key_it_trusts(
         )
     )
     assert log_cli.watch("http://testserver", str(stranger), None, client=api.client) == 1
+
+
+def test_the_stored_verify_makes_the_log_checks_the_offline_verify_makes(api: Api) -> None:
+    """``audit.log_checks_of`` builds the export from the events it was given instead of
+    parsing its text back: the same checks, with the same details, as the export read back."""
+    from api.service import audit
+
+    closed_zoom_match(api)
+    service: Any = api.client.app.state.service  # type: ignore[attr-defined]
+    match = service.store.get_match(api.match_id)
+    keys = [
+        PublicKey(k.verifier, k.valid_from, k.valid_until)
+        for k in LogStore(service.store).signing_keys()
+    ]
+    text = audit.export_record(service.store, match, reveal=True, exported_at=match.created_at)
+    offline = log_checks(loads(text), keys)
+    assert [c.name for c in offline] == [
+        "log_leaf",
+        "log_signature",
+        "log_key_valid",
+        "log_inclusion",
+    ]
+    assert audit.log_checks_of(service.store, match) == offline
+    assert all(check.ok for check in offline)
