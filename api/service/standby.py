@@ -8,6 +8,7 @@ While the primary is down, what a standby covers is still served."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,8 @@ log = structlog.get_logger(__name__)
 READ_FROM = "Adjudicator-Read-From"
 """The response header that says which server answered a read."""
 POOL_SIZE = 10
+RETRY_AFTER = 5.0
+"""Seconds no standby is asked after one failed to answer."""
 UNREACHABLE = (OperationalError, InterfaceError, PoolTimeout)
 """What a server that cannot be reached raises (answered 503 ``store_unavailable``)."""
 
@@ -39,20 +42,26 @@ class Standby:
     ) -> None:
         store = EventStore.from_url(url, clock=clock, pool_size=POOL_SIZE)
         self.service = MatchService(store, games, clock, writable=False)
+        self._asleep_until = 0.0
 
     def covers(self, match_id: str, cut: Cut) -> bool:
         """Whether a standby holds all a read of ``match_id`` as known at ``cut`` needs; False
-        when no standby answers (the primary is asked instead)."""
-        if not storable(match_id):
+        when no standby answers (the primary is asked instead). After a standby failed to
+        answer, none is asked for ``RETRY_AFTER`` seconds: a lost standby must not add its
+        connect timeout to every read."""
+        if not storable(match_id) or time.monotonic() < self._asleep_until:
             return False
         try:
             return standby_covers(self.service.store.engine, match_id, cut)
         except DBAPIError as error:
-            log.info("standby_unavailable", error=str(error.orig or error).partition("\n")[0])
-            return False
+            self._failed(str(error.orig or error).partition("\n")[0])
         except PoolTimeout:
-            log.info("standby_unavailable", error="no connection came from the pool in time")
-            return False
+            self._failed("no connection came from the pool in time")
+        return False
+
+    def _failed(self, why: str) -> None:
+        self._asleep_until = time.monotonic() + RETRY_AFTER
+        log.info("standby_unavailable", error=why, retry_after=RETRY_AFTER)
 
     def dispose(self) -> None:
         self.service.store.dispose()
