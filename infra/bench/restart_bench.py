@@ -29,7 +29,6 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -49,7 +48,7 @@ from events.tables import fold_checkpoints  # noqa: E402
 from infra.bench import peers  # noqa: E402
 from infra.bench.service import Match, auth, buzz, create_match, serve  # noqa: E402
 from infra.bench.table import Row  # noqa: E402
-from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
+from infra.bench.zoom_bench import scratch_store  # noqa: E402
 
 RECORDED_REBUILD_MS = 384.0  # issue 24's run: eventsourcing, 10,000 events, no snapshot
 STEP = timedelta(milliseconds=5)
@@ -221,14 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     server = os.environ.get("DATABASE_URL")
     with ExitStack() as stack:
-        tmp = stack.enter_context(tempfile.TemporaryDirectory())
-        url = (
-            stack.enter_context(scratch_postgres(server))
-            if server
-            else f"sqlite:///{Path(tmp) / 'restart.sqlite3'}"
-        )
+        url = stack.enter_context(scratch_store("restart.sqlite3"))
         backend = "PostgreSQL" if server else "SQLite"
-        upgrade(url)
         rebuild, source = RECORDED_REBUILD_MS, "recorded in issue 24"
         if not args.no_peer and peers.available():
             try:

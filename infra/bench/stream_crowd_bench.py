@@ -22,7 +22,6 @@ import asyncio
 import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -37,10 +36,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from events.migrate import upgrade  # noqa: E402
 from infra.bench.restart_bench import STEP, enter  # noqa: E402
 from infra.bench.service import Match, auth, buzz, serve  # noqa: E402
-from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
+from infra.bench.zoom_bench import scratch_store  # noqa: E402
 
 TIMED = 40
 
@@ -122,13 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["ADJUDICATOR_MAX_STREAMS_PER_CLIENT"] = str(args.per_client)
     server = os.environ.get("DATABASE_URL")
     with ExitStack() as stack:
-        tmp = stack.enter_context(tempfile.TemporaryDirectory())
-        url = (
-            stack.enter_context(scratch_postgres(server))
-            if server
-            else f"sqlite:///{Path(tmp) / 'crowd.sqlite3'}"
-        )
-        upgrade(url)
+        url = stack.enter_context(scratch_store("crowd.sqlite3"))
         srv = stack.enter_context(serve(url))
         client = stack.enter_context(httpx.Client(base_url=srv.base, timeout=120))
         match, _, end = enter(client, args.events)

@@ -39,6 +39,7 @@ from adjudicator.games.zoom.grid import Shape, generate  # noqa: E402
 from adjudicator.kernel.decider import Fact, Setup  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
 from api.cli.demo import free_port  # noqa: E402
+from events.migrate import upgrade  # noqa: E402
 
 OPERATOR = "op_bench_token"
 GRID = ["RGBRGB", "GBRGBR", "BRGYYY", "KKKWRG"]
@@ -117,6 +118,22 @@ def http_bench(label: str, database_url: str, clients: int, commands: int) -> No
 
 
 @contextmanager
+def scratch_store(name: str) -> Iterator[str]:
+    """A store for a benchmark, migrated: a scratch PostgreSQL database when ``DATABASE_URL``
+    names a server (dropped afterwards), else a SQLite file ``name`` in a temporary folder."""
+    server = os.environ.get("DATABASE_URL")
+    with tempfile.TemporaryDirectory() as tmp:
+        if server:
+            with scratch_postgres(server) as url:
+                upgrade(url)
+                yield url
+        else:
+            url = f"sqlite:///{Path(tmp) / name}"
+            upgrade(url)
+            yield url
+
+
+@contextmanager
 def scratch_postgres(server_url: str) -> Iterator[str]:
     name = f"adj_bench_{uuid.uuid4().hex[:12]}"
     url = make_url(server_url).set(drivername="postgresql+psycopg")
@@ -171,7 +188,6 @@ def fold_bench(events: int) -> None:
 
 def store_fold_bench(setup: Setup, facts: list[Fact]) -> None:
     from events import EventStore, NewEvent
-    from events.migrate import upgrade
     from projections.views import snapshot
 
     with tempfile.TemporaryDirectory() as tmp:
