@@ -77,8 +77,13 @@ def _sqlite_path(database: str | None, existing: bool = True) -> Path:
 
 
 def _sqlite_backup(source: Path, target: Path) -> BackupPoint:
-    with _sqlite(source) as src, _sqlite(target) as dst:
-        src.backup(dst)  # every page in one step: one read transaction, one instant
+    with _sqlite(source) as src:
+        try:
+            src.execute(POINT).fetchone()
+        except sqlite3.OperationalError as error:  # no such table: not a store
+            raise BackupError(NO_STORE) from error
+        with _sqlite(target) as dst:
+            src.backup(dst)  # every page in one step: one read transaction, one instant
     with _sqlite(target) as copy:
         return _point(copy.execute(POINT).fetchone())
 
@@ -106,9 +111,12 @@ def _sqlite(path: Path) -> Iterator[sqlite3.Connection]:
 POINT = "SELECT (SELECT last FROM positions), (SELECT count(*) FROM matches)"
 
 
+NO_STORE = "the database holds no adjudicator store (db upgrade makes one)"
+
+
 def _point(row: tuple[int, int] | None) -> BackupPoint:
     if row is None or row[0] is None:
-        raise BackupError("the database holds no adjudicator store (no positions row)")
+        raise BackupError(NO_STORE)
     return BackupPoint(position=int(row[0]), matches=int(row[1]))
 
 
@@ -125,6 +133,8 @@ def _pg_backup(url: str, target: Path) -> BackupPoint:
             assert snapshot is not None
             command = [pg_dump, "--format=custom", f"--snapshot={snapshot[0]}"]
             _run([*command, f"--file={target}", f"--dbname={url}"], "pg_dump")
+    except psycopg.errors.UndefinedTable as error:
+        raise BackupError(NO_STORE) from error
     except psycopg.Error as error:
         target.unlink(missing_ok=True)
         raise BackupError(f"the database: {error}".partition("\n")[0]) from error

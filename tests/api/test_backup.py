@@ -5,6 +5,7 @@ exactly the source's events there, and the restored store takes new appends afte
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,3 +120,16 @@ def test_a_backup_never_overwrites_and_a_restore_wants_an_empty_database(
 def test_an_in_memory_sqlite_database_is_said_to_have_nothing_to_back_up(tmp_path: Path) -> None:
     with pytest.raises(BackupError, match="in-memory"):
         backup("sqlite://", tmp_path / "x.dump")
+
+
+def test_a_database_without_the_store_is_said_to_need_an_upgrade(
+    empty_url: str, tmp_path: Path
+) -> None:
+    empty = empty_url
+    if empty.startswith("sqlite"):  # a database file, with no store in it
+        bare = tmp_path / "bare.sqlite3"
+        sqlite3.connect(bare).close()
+        empty = f"sqlite:///{bare}"
+    with pytest.raises(BackupError, match="db upgrade"):
+        backup(empty, tmp_path / "x.dump")
+    assert not (tmp_path / "x.dump").exists()
