@@ -20,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from adjudicator.kernel.decider import Game
 from api.service.matches import MatchService
 from events import EventStore
+from events.engine import normalise_url
 from events.standby import Cut, standby_covers
 from events.store import storable
 
@@ -40,6 +41,8 @@ class Standby:
     def __init__(
         self, url: str, games: Mapping[str, Game[Any, Any]], clock: Callable[[], datetime]
     ) -> None:
+        if normalise_url(url).get_backend_name() != "postgresql":
+            raise ValueError("ADJUDICATOR_STANDBY_URL names PostgreSQL standbys (postgresql://…)")
         store = EventStore.from_url(url, clock=clock, pool_size=POOL_SIZE)
         self.service = MatchService(store, games, clock, writable=False)
         self._asleep_until = 0.0

@@ -37,3 +37,8 @@ def test_a_silent_standby_is_left_alone_for_a_while_then_asked_again(
         assert reader.covers("bad\x00id", Cut(seq=1)) is False  # never sent
     finally:
         reader.dispose()
+
+
+def test_a_standby_url_that_is_no_postgresql_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="ADJUDICATOR_STANDBY_URL"):
+        Standby("sqlite:///standby.sqlite3", {}, lambda: datetime.now(UTC))
