@@ -12,6 +12,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,8 +61,14 @@ def chromium_path() -> Path:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium_path: Path) -> Iterator[str]:
-    """The whole app on a free port, in a thread; yields its base URL."""
-    database = tmp_path_factory.mktemp("console") / "console.sqlite3"
+    """The whole app on a free port, in a thread, shared by the session; yields its base URL."""
+    with serving(tmp_path_factory.mktemp("console") / "console.sqlite3") as base:
+        yield base
+
+
+@contextmanager
+def serving(database: Path) -> Iterator[str]:
+    """The whole app on a free port, in a thread, on the SQLite file ``database``."""
     settings = Settings(
         database_url=f"sqlite:///{database}", operator_token=OPERATOR, log_level="warning"
     )
