@@ -109,11 +109,10 @@ def full_points(game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> list[d
     return points
 
 
-@SETTINGS
-@given(st.data(), st.integers(0, 2**32), steps)
-def test_zoom_checkpoints_equal_the_full_fold(
-    data: st.DataObject, seed: int, script: list[tuple[Any, float, str | None]]
-) -> None:
+def zoom_history(
+    data: st.DataObject, seed: int, script: Any
+) -> tuple[Game[Any, Any], Setup, list[Fact]]:
+    """A random Zoom match with rulings at past game times and plays recorded after them."""
     table = play(seed, script)
     facts = list(table.facts)
     for _ in range(data.draw(st.integers(0, 4), label="rulings")):
@@ -122,12 +121,11 @@ def test_zoom_checkpoints_equal_the_full_fold(
             Fact(len(facts) + 1 + i, f.type, f.actor, f.at, f.payload)
             for i, f in enumerate(data.draw(st.sampled_from([[], table.facts[-2:]])))
         ]
-    check(data, table.game, table.setup, facts)
+    return table.game, table.setup, facts
 
 
-@SETTINGS
-@given(st.data())
-def test_no_not_that_checkpoints_equal_the_full_fold(data: st.DataObject) -> None:
+def nnt_history(data: st.DataObject) -> tuple[Game[Any, Any], Setup, list[Fact]]:
+    """A random legal No, Not That! match with rulings during and after it."""
     m = Match(nnt_config())
     now = 0.0
     for turn in range(30):
@@ -142,7 +140,21 @@ def test_no_not_that_checkpoints_equal_the_full_fold(data: st.DataObject) -> Non
             m.facts.append(ruling(data, m.facts, m.setup.seats, {"verdict": "correct"}))
     for _ in range(data.draw(st.integers(0, 3), label="rulings")):
         m.facts.append(ruling(data, m.facts, m.setup.seats, {"verdict": "incorrect"}))
-    check(data, m.game, m.setup, m.facts)
+    return m.game, m.setup, m.facts
+
+
+@SETTINGS
+@given(st.data(), st.integers(0, 2**32), steps)
+def test_zoom_checkpoints_equal_the_full_fold(
+    data: st.DataObject, seed: int, script: list[tuple[Any, float, str | None]]
+) -> None:
+    check(data, *zoom_history(data, seed, script))
+
+
+@SETTINGS
+@given(st.data())
+def test_no_not_that_checkpoints_equal_the_full_fold(data: st.DataObject) -> None:
+    check(data, *nnt_history(data))
 
 
 def warmed_zoom() -> tuple[MatchFolds, list[Fact]]:

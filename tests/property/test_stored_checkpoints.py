@@ -18,7 +18,6 @@ from uuid import uuid4
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.no_not_that import Phase
 from adjudicator.kernel.decider import Fact, Game, Setup
 from adjudicator.kernel.fold import Running, fold
 from events import EventStore
@@ -26,10 +25,7 @@ from projections.checkpoints import MatchFolds
 from projections.stored_checkpoints import CODECS, FoldStore, StoredFolds
 from projections.views import Known
 from tests.kit import T0
-from tests.property.test_checkpoints import HOST_VIEW, ruling
-from tests.support.nnt_harness import Match
-from tests.support.nnt_moves import config as nnt_config
-from tests.support.nnt_moves import legal_moves
+from tests.property.test_checkpoints import HOST_VIEW, nnt_history, zoom_history
 from tests.support.zoom_play import play, steps
 
 SETTINGS = settings(
@@ -53,38 +49,6 @@ class Counting(StoredFolds):
         if found is not None:
             type(self).loads += 1
         return found
-
-
-def zoom_history(
-    data: st.DataObject, seed: int, script: Any
-) -> tuple[Game[Any, Any], Setup, list[Fact]]:
-    table = play(seed, script)
-    facts = list(table.facts)
-    for _ in range(data.draw(st.integers(0, 4), label="rulings")):
-        facts.append(ruling(data, facts, table.setup.seats, {"A": "correct", "B": "incorrect"}))
-        facts += [
-            Fact(len(facts) + 1 + i, f.type, f.actor, f.at, f.payload)
-            for i, f in enumerate(data.draw(st.sampled_from([[], table.facts[-2:]])))
-        ]
-    return table.game, table.setup, facts
-
-
-def nnt_history(data: st.DataObject) -> tuple[Game[Any, Any], Setup, list[Fact]]:
-    m = Match(nnt_config())
-    now = 0.0
-    for turn in range(30):
-        now += data.draw(st.sampled_from([0.0, 1.0, 5.0, 31.0, 61.0]), label="wait")
-        state = m.state(now)
-        moves = legal_moves(state, f"U{turn}")
-        if state.phase is Phase.FINISHED or not moves:
-            break
-        who, kind, fields = data.draw(st.sampled_from(moves), label="move")
-        m.do(now, who, kind, state=state, **fields)
-        if data.draw(st.integers(0, 5), label="rule now") == 0:
-            m.facts.append(ruling(data, m.facts, m.setup.seats, {"verdict": "correct"}))
-    for _ in range(data.draw(st.integers(0, 3), label="rulings")):
-        m.facts.append(ruling(data, m.facts, m.setup.seats, {"verdict": "incorrect"}))
-    return m.game, m.setup, m.facts
 
 
 def check_codec(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> None:
