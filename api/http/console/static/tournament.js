@@ -5,10 +5,10 @@
 // decides nothing: it draws what the API answers and polls the standings every two seconds.
 
 import { h, replace, showError } from "./dom.js";
+import { gameName } from "./words.js";
 import { adoptOrganizer, organizerToken, savedLinks, tournamentApi as api } from "./tournament-api.js";
 
 const POLL_MS = 2000;
-const GAMES = { zoom: "Zoom", no_not_that: "No, Not That!", zombego: "Zombego" };
 const FORMATS = {
   round_robin: "round robin",
   double_round_robin: "double round robin",
@@ -29,8 +29,6 @@ const SHORT = { Rank: "#", Points: "Pts", Wins: "W", Board: "Bd", "First seat": 
   "Wins (tie-break)": "W (tb)", "Game points difference": "GPD" };
 const BRACKETS = { winners: "Winners", losers: "Losers", grand_final: "Grand final",
   grand_final_reset: "Grand final reset" };
-
-export const gameName = (game) => GAMES[game] || game;
 
 export async function renderTournament(main, id) {
   adoptOrganizer(id);
