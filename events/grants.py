@@ -26,6 +26,7 @@ TABLES = (
     "tlog_cosignatures",
     "signing_keys",
     "fold_checkpoints",
+    "fold_heads",
 )
 
 GRANTS = (
@@ -39,6 +40,7 @@ GRANTS = (
     " TO {role}",
     "GRANT SELECT, INSERT, UPDATE (valid_until) ON signing_keys TO {role}",
     "GRANT SELECT, INSERT ON fold_checkpoints TO {role}",  # the fold's stored checkpoints
+    "GRANT SELECT, INSERT, UPDATE ON fold_heads TO {role}",  # the live fold's stored head
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
 )

@@ -173,3 +173,20 @@ fold_checkpoints = Table(
 """The fold's state after the first ``k`` facts of a timeline whose prefix digest is ``prefix``
 (hex), encoded by ``codec`` (the game's rules version, the codec's version and a digest of the
 rules' code: a blob of another codec is never decoded)."""
+
+fold_heads = Table(
+    "fold_heads",
+    metadata,
+    Column("match_id", String(36), nullable=False),
+    Column("codec", String(64), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("meta", LargeBinary, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("match_id", "codec", name="pk_fold_heads"),
+    CheckConstraint("seq >= 1", name="ck_fold_heads_seq"),
+)
+"""The live fold of a match's whole log up to its event ``seq`` (whose ``hash`` it names): the
+state (encoded by ``codec``, as in ``fold_checkpoints``) and ``meta`` (the fold's horizon, last
+play and the rulings' effects), rewritten as the match grows; the first read after a restart
+resumes from it and reads only the events after ``seq``."""

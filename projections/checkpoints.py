@@ -44,11 +44,12 @@ from typing import Any, Protocol
 
 from adjudicator import rulings
 from adjudicator.kernel.canonical import canonical_json
-from adjudicator.kernel.decider import Fact, Game, Setup
+from adjudicator.kernel.decider import MATCH_CLOSED, Fact, Game, Setup
 from adjudicator.kernel.fold import Folded, Running, timeline
 from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
+from projections.stored_heads import Heads
 from projections.views import Known
 
 EVERY = 200
@@ -368,7 +369,8 @@ class Checkpoints:
         if self.stored is None or self.resolve is None or not stored:
             return
         stride = self.stored.stride
-        if stored[-1].seq // stride == (stored[0].seq - 1) // stride:
+        closed = any(e.type == MATCH_CLOSED for e in stored)
+        if not closed and stored[-1].seq // stride == (stored[0].seq - 1) // stride:
             return
         with self._lock:
             if match_id in self._warming:
@@ -384,6 +386,9 @@ class Checkpoints:
             game, match = self.resolve(match_id)
             log = self.known(game, match, Known(None, None))
             log.folds.warm(log.n)
+            if log.n and self.stored is not None:
+                head = log.folds.running(log.n)
+                Heads(self.stored).save(match_id, game, head, log.folds.events[log.n - 1].hash)
         finally:
             with self._lock:
                 self._warming.discard(match_id)

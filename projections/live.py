@@ -27,6 +27,9 @@ from projections.facts import setup_of, to_facts
 
 Head = tuple[str, datetime]
 Start = Callable[[Game[Any, Any], MatchRecord, Sequence[StoredEvent]], Running[Any]]
+Resume = Callable[
+    [Game[Any, Any], MatchRecord], "tuple[Running[Any], Sequence[StoredEvent]] | None"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +43,21 @@ def head_of(events: Sequence[StoredEvent]) -> Head | None:
 
 
 class LiveFolds:
-    def __init__(self, store: EventStore, capacity: int = 2048, start: Start | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        capacity: int = 2048,
+        start: Start | None = None,
+        resume: Resume | None = None,
+    ) -> None:
         """``start``: folds a match's whole log when none is cached (``Running.start`` unless
-        given; the service resumes it from the fold's checkpoints)."""
+        given; the service resumes it from the fold's checkpoints). ``resume``: tried first
+        when none is cached, the fold from a stored head and the events after it (the fold
+        and those events; ``projections.stored_heads``), or None to fold the whole log."""
         self.store = store
         self.capacity = capacity
         self.start = start
+        self.resume = resume
         self._folds: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -62,6 +74,10 @@ class LiveFolds:
                 if not tail:
                     return cached
                 return self.put(match.match_id, cached.running.extend(game, facts), head_of(tail))
+        elif self.resume is not None:
+            resumed = self.resume(game, match)
+            if resumed is not None:
+                return self.put(match.match_id, resumed[0], head_of(resumed[1]))
         events = self.store.read(match.match_id)
         if self.start is not None:
             running = self.start(game, match, events)

@@ -113,13 +113,19 @@ class Running(Generic[S]):
         return empty.extend(game, timeline(facts, empty.effects), facts[-1].seq if facts else 0)
 
     def accepts(self, facts: Sequence[Fact]) -> bool:
-        """Whether ``facts`` (recorded after ``seq``) can extend this fold as it stands: no
-        ruling among them (a ruling may reshape the past) and none earlier than the horizon."""
-        return all(
-            not rulings.is_ruling(f.type)
-            and (not acts_on_game(f) or self.horizon is None or f.at >= self.horizon)
-            for f in facts
-        )
+        """Whether ``facts`` (recorded after ``seq``, in seq order) can extend this fold as it
+        stands: no ruling among them (a ruling may reshape the past), and those that act on
+        the game each at or after the horizon and the one before it (so that applying them in
+        seq order is applying them in timeline order)."""
+        horizon = self.horizon
+        for f in facts:
+            if rulings.is_ruling(f.type):
+                return False
+            if acts_on_game(f):
+                if horizon is not None and f.at < horizon:
+                    return False
+                horizon = f.at
+        return True
 
     def extend(
         self, game: Game[S, Any], facts: Sequence[Fact], seq: int | None = None

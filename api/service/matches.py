@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -46,8 +46,10 @@ from events import (
     UnknownMatch,
 )
 from projections.checkpoints import Checkpoints
+from projections.facts import setup_of as setup_of_record
 from projections.live import Live, LiveFolds
 from projections.stored_checkpoints import FoldStore
+from projections.stored_heads import Heads
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
 GRANT_CACHE_SIZE = 100_000
@@ -94,10 +96,21 @@ class MatchService:
         self.clock = clock
         stored = FoldStore(store) if writable else None
         self.checkpoints = Checkpoints(store, stored=stored, resolve=self._resolve)
-        self.live = LiveFolds(store, start=self.checkpoints.running)
+        heads = None if stored is None else Heads(stored)
+        self.live = LiveFolds(
+            store,
+            start=self.checkpoints.running,
+            resume=None if heads is None else partial(self._resume_head, heads),
+        )
         store.on_append(self.checkpoints.appended)
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
+
+    @staticmethod
+    def _resume_head(
+        heads: Heads, game: Game[Any, Any], match: MatchRecord
+    ) -> tuple[Running[Any], Sequence[StoredEvent]] | None:
+        return heads.resume(game, match.match_id, game.initial(setup_of_record(match)))
 
     def _resolve(self, match_id: str) -> tuple[Game[Any, Any], MatchRecord]:
         """A match's game and record (for the checkpoints' background thread)."""

@@ -1,5 +1,6 @@
 """The first read and the first command after a restart, with and without the fold's checkpoints
-stored beside the events (``projections.stored_checkpoints``). Prints numbers.
+stored beside the events (``projections.stored_checkpoints`` and ``projections.stored_heads``).
+Prints numbers.
 
     .venv/bin/python infra/bench/restart_bench.py [--events 10000] [--reps 3] [--no-peer]
 
@@ -11,8 +12,8 @@ interleaved, for each variant:
 
 * ``stored``: the server restarted (a new process: nothing in memory), the stored checkpoints
   kept;
-* ``none``: the same after deleting the stored checkpoints (the service before they existed:
-  the first read re-folds the whole match);
+* ``none``: the same after deleting the stored checkpoints and heads (the service before they
+  existed: the first read re-folds the whole match);
 
 a fresh server answers one first request of each kind (each after its own restart): ``GET
 /state`` at a game time in the middle, ``GET /state`` now (the end), and one host-entered buzz.
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from events.migrate import upgrade  # noqa: E402
-from events.tables import fold_checkpoints  # noqa: E402
+from events.tables import fold_checkpoints, fold_heads  # noqa: E402
 from infra.bench import peers  # noqa: E402
 from infra.bench.service import Match, auth, buzz, create_match, serve  # noqa: E402
 from infra.bench.table import Row  # noqa: E402
@@ -84,23 +85,30 @@ def stored_rows(url: str, match_id: str | None = None, delete: bool = False) -> 
         engine.dispose()
 
 
-def saved(url: str) -> list[dict[str, Any]]:
-    """Every stored checkpoint row (to put back before each run of the ``stored`` variant)."""
+DERIVED = (fold_checkpoints, fold_heads)
+"""The tables of stored fold states (checkpoints and heads), saved and put back together."""
+
+
+def saved(url: str) -> dict[str, list[dict[str, Any]]]:
+    """Every stored checkpoint and head row (to put back before each run of ``stored``)."""
     engine = create_engine(url, poolclass=NullPool)
     try:
         with engine.connect() as conn:
-            return [dict(row._mapping) for row in conn.execute(select(fold_checkpoints))]
+            return {
+                t.name: [dict(row._mapping) for row in conn.execute(select(t))] for t in DERIVED
+            }
     finally:
         engine.dispose()
 
 
-def restore(url: str, rows: list[dict[str, Any]]) -> None:
+def restore(url: str, rows: dict[str, list[dict[str, Any]]]) -> None:
     engine = create_engine(url, poolclass=NullPool)
     try:
         with engine.begin() as conn:
-            conn.execute(fold_checkpoints.delete())
-            if rows:
-                conn.execute(fold_checkpoints.insert(), rows)
+            for t in DERIVED:
+                conn.execute(t.delete())
+                if rows.get(t.name):
+                    conn.execute(t.insert(), rows[t.name])
     finally:
         engine.dispose()
 
@@ -177,10 +185,10 @@ def measure(url: str, events: int, reps: int, say: Callable[[str], None] = print
     for _ in range(reps):
         for variant in ("stored", "none"):
             for name, call in requests(big, middle, last).items():
-                restore(url, kept if variant == "stored" else [])
+                restore(url, kept if variant == "stored" else {})
                 results.setdefault((variant, name), []).append(first(url, call, warm))
             base = requests(small, small_end, small_last)["first host-entered command"]
-            restore(url, kept if variant == "stored" else [])
+            restore(url, kept if variant == "stored" else {})
             results.setdefault((variant, SMALL), []).append(first(url, base, warm))
     return {
         key: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from adjudicator.kernel.decider import Role, Viewer
 from api.service.matches import MatchService
-from events.tables import fold_checkpoints
+from events.tables import fold_checkpoints, fold_heads
 from projections.checkpoints import Checkpoints
 from projections.stored_checkpoints import FoldStore
 from projections.views import Known, snapshot, state_view
@@ -96,3 +96,60 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api)
     assert FOUND and max(FOUND) >= 8  # resumed from the store, not from the start
     live = restarted.live.peek(api.match_id)
     assert live is not None and live.running.seq == service.store.last_seq(api.match_id)
+
+
+def reads_after_restart(service: MatchService) -> tuple[MatchService, list[int]]:
+    """A restarted service (nothing in memory) whose store notes the ``after_seq`` of every
+    read of a match's events."""
+    restarted = MatchService(service.store, service.games, service.clock)
+    small_checkpoints(restarted)
+    seen: list[int] = []
+    read = restarted.store.read
+
+    def noted(match_id: str, **kw: Any) -> Any:
+        seen.append(kw.get("after_seq", 0))
+        return read(match_id, **kw)
+
+    restarted.store.read = noted  # type: ignore[method-assign]
+    return restarted, seen
+
+
+def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_head(
+    app: Any, api: Api
+) -> None:
+    """A match played live stores the head of its fold in the background; a restarted service
+    answers its state now (and a command) from that head and the events after it, equal to
+    the full fold, without reading the log from its start; after a ruling recorded since the
+    head, it folds the whole log instead (a ruling may reshape the past)."""
+    service: MatchService = app.state.service
+    small_checkpoints(service)
+    supplied_match(api)
+    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2"]
+    for i, cell in enumerate(cells):
+        api.clock.advance(3)
+        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    last = service.store.last_seq(api.match_id)
+    with service.store.engine.connect() as conn:
+        head = conn.execute(select(fold_heads.c.seq)).scalar_one()
+    assert 4 <= head <= last and head % 4 == 0
+    now = api.clock.now
+    want = full(service, api.match_id, now, None)
+    restarted, seen = reads_after_restart(service)
+    assert rendered(restarted, api.match_id, now, Known()) == want
+    del restarted.store.read  # the store's own read again
+    assert seen and min(seen) == head - 1  # the head's own event on, never the whole log
+    live = restarted.live.peek(api.match_id)
+    assert live is not None and live.running.seq == last
+    assert live.head is not None and live.head[0] == service.store.read(api.match_id)[-1].hash
+
+    api.clock.advance(2)
+    ruling = api.rule({"type": "void", "target_seq": 4, "reason": "misprint"})
+    assert ruling.status_code == 201, ruling.text
+    now = api.clock.now
+    want = full(service, api.match_id, now, None)
+    restarted, seen = reads_after_restart(service)
+    assert rendered(restarted, api.match_id, now, Known()) == want
+    del restarted.store.read
+    assert 0 in seen  # the head no longer extends: the whole log was folded

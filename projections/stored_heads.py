@@ -1,0 +1,129 @@
+"""The live fold's head persisted beside the events (table ``fold_heads``), so the first read or
+command of a long match after a restart reads only the events recorded after it, not the whole
+log.
+
+A head is what :class:`adjudicator.kernel.fold.Running` holds for a match's whole log up to an
+event ``seq``: the state (encoded by the game's codec of ``projections.stored_checkpoints``),
+the horizon, the last play and the rulings' effects; the row also names the hash of event
+``seq``. One row per match and codec, rewritten (only ever forward) by the background thread
+of :class:`~projections.stored_checkpoints.FoldStore` each time the log passes a multiple of its
+stride and when the match closes, never on a command's path.
+
+Used only when it is exactly right (:meth:`Heads.resume`): the codec is the running code's, the
+store's event ``seq`` still has the hash named (so the row folds this very log, even after a
+restore or a failover), and the events after it extend the fold as it stands
+(:meth:`Running.accepts`: no ruling among them, none before the horizon). Otherwise the caller
+folds the whole log as before. Zombego's states have no codec yet: its heads stay in memory.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from adjudicator.kernel.decider import Fact, Game
+from adjudicator.kernel.fold import Running
+from adjudicator.rulings import RulingEffects
+from events import StoredEvent
+from events.tables import fold_heads
+from projections.facts import to_facts
+from projections.stored_checkpoints import CODECS, FoldStore, codec_id
+
+log = logging.getLogger(__name__)
+
+_Meta = tuple[
+    datetime | None, datetime | None, dict[int, str], dict[int, dict[str, Any]], list[Fact]
+]
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(_Meta)
+
+
+def encode_meta(running: Running[Any]) -> bytes:
+    effects = running.effects
+    return _ENCODER.encode(
+        (running.horizon, running.last_play, effects.voided, effects.amended, effects.timed)
+    )
+
+
+def decode_meta(blob: bytes, state: Any, seq: int) -> Running[Any]:
+    horizon, last_play, voided, amended, timed = _DECODER.decode(blob)
+    return Running(state, RulingEffects(voided, dict(amended), timed), seq, horizon, last_play)
+
+
+class Heads:
+    """Stores and reads the heads of the live folds, through a :class:`FoldStore`."""
+
+    def __init__(self, folds: FoldStore) -> None:
+        self.folds = folds
+
+    def save(self, match_id: str, game: Game[Any, Any], running: Running[Any], hash: str) -> None:
+        """Store ``running`` (the whole log up to event ``running.seq``, whose hash is
+        ``hash``) unless a head at the same or a later seq is stored. Runs on the caller's
+        thread (the background thread's jobs call it)."""
+        codec = codec_id(game)
+        if codec is None or running.seq < 1:
+            return
+        row = {
+            "match_id": match_id,
+            "codec": codec,
+            "seq": running.seq,
+            "hash": hash,
+            "meta": encode_meta(running),
+            "state": CODECS[game.name].encode(running.state),
+        }
+        dialect = self.folds.store.engine.dialect.name
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        statement = insert(fold_heads).values(row)
+        statement = statement.on_conflict_do_update(
+            index_elements=["match_id", "codec"],
+            set_={k: statement.excluded[k] for k in ("seq", "hash", "meta", "state")},
+            where=fold_heads.c.seq < statement.excluded.seq,
+        )
+        with self.folds.store._writer() as conn:
+            conn.execute(statement)
+
+    def resume(
+        self, game: Game[Any, Any], match_id: str, initial: Any
+    ) -> tuple[Running[Any], Sequence[StoredEvent]] | None:
+        """The live fold of the whole log, from the stored head and the events after it (read
+        here, from the head's own event on): the fold and those events. None when no head
+        applies (the caller folds the whole log); a store or decoding failure is logged."""
+        codec = codec_id(game)
+        if codec is None:
+            return None
+        try:
+            found = self._read(match_id, codec)
+            if found is None:
+                return None
+            seq, hash, meta, blob = found
+            events = self.folds.store.read(match_id, after_seq=seq - 1)
+            if not events or events[0].seq != seq or events[0].hash != hash:
+                return None
+            facts = to_facts(events[1:])
+            running = decode_meta(meta, None, seq)
+            if not running.accepts(facts):
+                return None
+            state = CODECS[game.name].decode(blob, initial)
+        except Exception:
+            log.warning("stored fold head unreadable (ignored)", exc_info=True)
+            return None
+        stored = Running(state, running.effects, seq, running.horizon, running.last_play)
+        return stored.extend(game, facts, events[-1].seq), events
+
+    def _read(self, match_id: str, codec: str) -> tuple[int, str, bytes, bytes] | None:
+        t = fold_heads.c
+        query = select(t.seq, t.hash, t.meta, t.state).where(
+            t.match_id == match_id, t.codec == codec
+        )
+        with self.folds.store.engine.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            return None
+        return int(row.seq), str(row.hash), bytes(row.meta), bytes(row.state)
