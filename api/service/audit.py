@@ -5,8 +5,6 @@ Functions of a store and the games (no HTTP here), shared by the routes and the 
 
 from __future__ import annotations
 
-import gc
-import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +24,7 @@ from events.record import (
     record_text,
     split_log_proof,
 )
+from projections.collector import collector_paused
 from projections.log_checks import PublicKey, log_checks
 from projections.record import CLOSED, first_of, setup_from_events, setup_row
 from projections.verify import Check, VerifyReport, verify_record
@@ -65,38 +64,6 @@ def export_record(
     if reveal and match.status == "closed":
         text += LogStore(store).trailer(match.match_id) or ""
     return text
-
-
-class _PausedCollector:
-    """A context in which Python's cyclic garbage collector does not run: verification's.
-
-    Verifying allocates a few objects per event (the parsed events, the facts, the re-fold's
-    outcomes) that stay alive until it returns, then reference counting frees them all: they
-    form no cycles. The collector, which runs whenever live allocations pile up, would meanwhile
-    walk the whole heap several times and find nothing to free (a third of the CPU time of
-    verifying a 10,000-event record). Pauses that overlap (one per thread) nest: the collector
-    runs again once the last one ends, if it ran before the first began."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._resume = False
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._resume = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0 and self._resume:
-                gc.enable()
-
-
-collector_paused = _PausedCollector()
 
 
 def verify_stored(

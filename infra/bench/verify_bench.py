@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.kernel.canonical import sha256_hex, stdlib_canonical_json  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
-from api.service.audit import collector_paused, verify_parsed, verify_text  # noqa: E402
+from api.service.audit import verify_parsed, verify_text  # noqa: E402
 from events import NewEvent, StoredEvent  # noqa: E402
 from events.appending import seal  # noqa: E402
 from events.envelope import GENESIS_HASH  # noqa: E402
@@ -54,6 +54,7 @@ from events.record import (  # noqa: E402
     make_header,
 )
 from projections import verify  # noqa: E402
+from projections.collector import collector_paused  # noqa: E402
 from projections.facts import to_facts  # noqa: E402
 from projections.record import setup_from_events  # noqa: E402
 

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.service.audit import _PausedCollector, collector_paused, verify_parsed, verify_text
+from api.service.audit import verify_parsed, verify_text
 from events.record import loads
+from projections.collector import _PausedCollector, collector_paused
 from tests.unit.audit.records import GAMES, RECORDS
 
 

@@ -1,0 +1,40 @@
+"""A context in which Python's cyclic garbage collector does not run, for work that allocates
+many objects which form no cycles: verifying a record, decoding a stored fold state."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+
+class _PausedCollector:
+    """A context in which Python's cyclic garbage collector does not run: verification's, and
+    the decoding of a stored fold state (``projections.stored_checkpoints``).
+
+    Verifying allocates a few objects per event (the parsed events, the facts, the re-fold's
+    outcomes) that stay alive until it returns, then reference counting frees them all: they
+    form no cycles. The collector, which runs whenever live allocations pile up, would meanwhile
+    walk the whole heap several times and find nothing to free (a third of the CPU time of
+    verifying a 10,000-event record). Pauses that overlap (one per thread) nest: the collector
+    runs again once the last one ends, if it ran before the first began."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._resume = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._resume = gc.isenabled()
+                gc.disable()
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._resume:
+                gc.enable()
+
+
+collector_paused = _PausedCollector()
