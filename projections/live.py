@@ -9,6 +9,9 @@ refused (version conflict) and the command is decided again against ``current``.
 
 Each entry also remembers the hash and record time of the match's last event (``head``), so an
 append need not read them back.
+
+Memory bound: at most ``capacity`` matches and :data:`MAX_EVENTS` events folded in all, least
+recently used dropped first.
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ from adjudicator.kernel.fold import Running
 from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
 
+MAX_EVENTS = 250_000
+"""At most this many events folded by the folds held, in all (the most recently used one stays,
+however long): a Zoom fold holds about 800 bytes an event once its buzzes are rendered, so about
+200 MB. A fold dropped costs its next read a resume from its stored head (a few ms for every
+1,000 events, plus the events after the head) or, without one, a fold of its whole log."""
 Head = tuple[str, datetime]
 Start = Callable[[Game[Any, Any], MatchRecord, Sequence[StoredEvent]], Running[Any]]
 Resume = Callable[
@@ -49,15 +57,17 @@ class LiveFolds:
         capacity: int = 2048,
         start: Start | None = None,
         resume: Resume | None = None,
+        max_events: int = MAX_EVENTS,
     ) -> None:
         """``start``: folds a match's whole log when none is cached (``Running.start`` unless
         given; the service resumes it from the fold's checkpoints). ``resume``: tried first
         when none is cached, the fold from a stored head and the events after it (the fold
         and those events; ``projections.stored_heads``), or None to fold the whole log."""
         self.store = store
-        self.capacity = capacity
+        self.capacity, self.max_events = capacity, max_events
         self.start = start
         self.resume = resume
+        self._held = 0  # the events folded by the folds held (the sum of their seqs)
         self._folds: OrderedDict[str, Live] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -100,10 +110,20 @@ class LiveFolds:
             known = self._folds.get(match_id)
             if known is None or known.running.seq <= running.seq:
                 self._folds[match_id] = live
+                self._held += running.seq - (0 if known is None else known.running.seq)
             self._folds.move_to_end(match_id)
-            while len(self._folds) > self.capacity:
-                self._folds.popitem(last=False)
+            while len(self._folds) > 1 and (
+                len(self._folds) > self.capacity or self._held > self.max_events
+            ):
+                _, dropped = self._folds.popitem(last=False)
+                self._held -= dropped.running.seq
         return live
+
+    @property
+    def held(self) -> tuple[int, int]:
+        """The folds held and the events they fold, in all."""
+        with self._lock:
+            return len(self._folds), self._held
 
     def _get(self, match_id: str) -> Live | None:
         with self._lock:
