@@ -416,17 +416,23 @@ class MatchService:
         known: Known = NOW,
         viewer: Viewer | None = None,
     ) -> Snapshot:
-        """:meth:`snapshot` of a match record already read."""
+        """:meth:`snapshot` of a match record already read. A read as known now at the game
+        time now, or at any game time once the match's live fold is in memory, is answered
+        from the live fold when it reaches that far; a read into the past of a match whose
+        live fold is not in memory goes to the checkpoints, not through the live fold's
+        stored head first (whose state, at its end, would not serve it)."""
         now = self.clock()
-        at = at or now
+        asked_now, at = at is None, at or now
         game = self.game(match.game)
-        if known.is_now:
+        if known.is_now and (asked_now or self.live.peek(match.match_id) is not None):
             if viewer is not None:
                 at = reveal_horizon(viewer, at, now)
             running = self.live.current(game, match)
             state = running.at(game, at)
             if state is not None:
                 return Snapshot(match, Folded(state, running.effects), at, known, running.seq)
+        elif known.is_now and viewer is not None:
+            at = reveal_horizon(viewer, at, now)
         log = self.checkpoints.known(game, match, known)
         if not known.is_now and viewer is not None:
             at = reveal_horizon(viewer, at, known_instant(known, log.tail, now))

@@ -92,8 +92,11 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api)
     restarted = MatchService(service.store, service.games, service.clock)
     small_checkpoints(restarted)
     now = api.clock.now
-    assert rendered(restarted, api.match_id, now, Known()) == full(service, api.match_id, now, None)
+    at_now = rendered(restarted, api.match_id, now, Known())  # a game time given: checkpoints
+    assert at_now == full(service, api.match_id, now, None)
     assert FOUND and max(FOUND) >= 8  # resumed from the store, not from the start
+    assert restarted.live.peek(api.match_id) is None  # the live fold was not needed
+    assert rendered(restarted, api.match_id, None, Known()) == at_now  # now: the live fold
     live = restarted.live.peek(api.match_id)
     assert live is not None and live.running.seq == service.store.last_seq(api.match_id)
 
@@ -137,7 +140,7 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     now = api.clock.now
     want = full(service, api.match_id, now, None)
     restarted, seen = reads_after_restart(service)
-    assert rendered(restarted, api.match_id, now, Known()) == want
+    assert rendered(restarted, api.match_id, None, Known()) == want
     del restarted.store.read  # the store's own read again
     assert seen and min(seen) == head - 1  # the head's own event on, never the whole log
     live = restarted.live.peek(api.match_id)
@@ -150,6 +153,6 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     now = api.clock.now
     want = full(service, api.match_id, now, None)
     restarted, seen = reads_after_restart(service)
-    assert rendered(restarted, api.match_id, now, Known()) == want
+    assert rendered(restarted, api.match_id, None, Known()) == want
     del restarted.store.read
     assert 0 in seen  # the head no longer extends: the whole log was folded
