@@ -1,5 +1,5 @@
 """A context in which Python's cyclic garbage collector does not run, for work that allocates
-many objects which form no cycles: verifying a record, decoding a stored fold state."""
+many objects which form no cycles: verifying a record."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import threading
 
 
 class _PausedCollector:
-    """A context in which Python's cyclic garbage collector does not run: verification's, and
-    the decoding of a stored fold state (``projections.stored_checkpoints``).
+    """A context in which Python's cyclic garbage collector does not run: verification's.
 
     Verifying allocates a few objects per event (the parsed events, the facts, the re-fold's
     outcomes) that stay alive until it returns, then reference counting frees them all: they

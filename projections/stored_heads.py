@@ -28,12 +28,11 @@ from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from adjudicator.kernel.decider import Fact, Game, Role, Viewer
+from adjudicator.kernel.decider import Fact, Game
 from adjudicator.kernel.fold import Running
 from adjudicator.rulings import RulingEffects
 from events import StoredEvent
 from events.tables import fold_heads
-from projections.collector import collector_paused
 from projections.facts import to_facts
 from projections.stored_checkpoints import CODECS, FoldStore, codec_id
 
@@ -43,7 +42,6 @@ _Meta = tuple[
     datetime | None, datetime | None, dict[int, str], dict[int, dict[str, Any]], list[Fact]
 ]
 _ENCODER = msgspec.msgpack.Encoder()
-HOST = Viewer(Role.HOST)
 _DECODER = msgspec.msgpack.Decoder(_Meta)
 
 
@@ -72,7 +70,6 @@ class Heads:
         codec = codec_id(game)
         if codec is None or running.seq < 1:
             return
-        game.view(running.state, HOST)  # what the view memoises (Zoom's rendered buzzes) is kept
         row = {
             "match_id": match_id,
             "codec": codec,
@@ -113,8 +110,7 @@ class Heads:
             running = decode_meta(meta, None, seq)
             if not running.accepts(facts):
                 return None
-            with collector_paused:  # thousands of acyclic objects: nothing to collect
-                state = CODECS[game.name].decode(blob, initial)
+            state = CODECS[game.name].decode(blob, initial)
         except Exception:
             log.warning("stored fold head unreadable (ignored)", exc_info=True)
             return None
