@@ -1,8 +1,9 @@
 """Checkpoints of the fold beside the store, in memory: the state at any (``at``, ``known``) of a
 long match without reading or re-folding all of it.
 
-Per match (:class:`MatchFolds`) we keep the events already read (they are immutable, so a query
-reads only the tail after them), their record times (``known_at`` maps to a seq cutoff by
+Per match (:class:`MatchFolds`) we keep the facts of the events already read (they are
+immutable, so a query reads only the tail after them; the envelopes are not kept, only those of
+the events with a private payload), their record times (``known_at`` maps to a seq cutoff by
 binary search: a match's record times never go backwards), and states of the fold taken every
 ``every`` facts of the *timeline* (``adjudicator.kernel.fold.timeline``).
 
@@ -24,10 +25,12 @@ and the prefix's digest) before folding from the deepest one in memory. After a 
 first read of a long match thus folds only the facts after its deepest stored checkpoint.
 
 Memory bound: at most ``capacity`` matches and, beyond the most recently asked one, at most
-``max_events`` events read in all (least recently used matches dropped first; about 1.8 kB a
-Zoom event with its fact, so the defaults hold a few hundred MB at most); per match its events
-and facts as read, at most ``per_match`` checkpoint states (least recently used dropped first),
-the timelines of at most ``TIMELINES`` knowledge cutoffs and the points of ``POINTS``.
+``max_events`` events read in all (least recently used matches dropped first; about 2 kB a
+Zoom event held, with its share of the timeline and of the fold's states and their rendered
+buzzes: about 400 MB at the defaults; ``infra/bench/touch_memory_bench.py`` measures a server);
+per match its facts and record times as read, at most ``per_match`` checkpoint states (least
+recently used dropped first), the timelines of at most ``TIMELINES`` knowledge cutoffs and the
+points of ``POINTS``.
 """
 
 from __future__ import annotations
@@ -111,10 +114,10 @@ class MatchFolds:
         self.game, self.setup = game, setup
         self.every, self.per_match = every, per_match
         self.backing = backing
-        self.events: list[StoredEvent] = []
         self.private: list[StoredEvent] = []  # the events with a private payload
         self.facts: list[Fact] = []
         self.recorded: list[datetime] = []
+        self.last_hash: str | None = None  # the hash of the last event read
         self._lines: OrderedDict[int, Line] = OrderedDict()
         self._states: OrderedDict[tuple[int, bytes], Any] = OrderedDict()
         self._points: OrderedDict[tuple[int, Point], tuple[list[bytes], list[Any]]] = OrderedDict()
@@ -129,14 +132,16 @@ class MatchFolds:
         with self._lock:
             fresh = [e for e in events if e.seq > self.last_seq]
             self._add(to_facts(fresh), [e.recorded_at for e in fresh])
-            self.events.extend(fresh)
             self.private.extend(e for e in fresh if e.private_to is not None)
+            if fresh:
+                self.last_hash = fresh[-1].hash
 
     def add_facts(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
         """Remember facts (after ``last_seq``, in seq order) and their record times, without
         their envelopes (for a caller that holds only facts)."""
         with self._lock:
             self._add(facts, recorded)
+            self.last_hash = None
 
     def _add(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
         if len(facts) != len(recorded):
@@ -304,17 +309,13 @@ class KnownLog:
     n: int
 
     @property
-    def events(self) -> list[StoredEvent]:
-        return self.folds.events[: self.n]
-
-    @property
-    def tail(self) -> list[StoredEvent]:
-        """The last event known (none when nothing is)."""
-        return self.folds.events[self.n - 1 : self.n] if self.n else []
+    def last_recorded(self) -> datetime | None:
+        """When the last event known was recorded (None when nothing is)."""
+        return self.folds.recorded[self.n - 1] if self.n else None
 
     @property
     def last_seq(self) -> int:
-        return self.folds.events[self.n - 1].seq if self.n else 0
+        return self.folds.facts[self.n - 1].seq if self.n else 0
 
     def fold(self, at: datetime) -> Folded[Any]:
         return self.folds.fold(self.n, at)
@@ -385,10 +386,10 @@ class Checkpoints:
             assert self.resolve is not None
             game, match = self.resolve(match_id)
             log = self.known(game, match, Known(None, None))
-            log.folds.warm(log.n)
-            if log.n and self.stored is not None:
-                head = log.folds.running(log.n)
-                Heads(self.stored).save(match_id, game, head, log.folds.events[log.n - 1].hash)
+            folds = log.folds
+            folds.warm(log.n)
+            if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
+                Heads(self.stored).save(match_id, game, folds.running(log.n), folds.last_hash)
         finally:
             with self._lock:
                 self._warming.discard(match_id)

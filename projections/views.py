@@ -30,12 +30,12 @@ class Known:
 NOW = Known()
 
 
-def known_instant(known: Known, events: Sequence[StoredEvent], now: datetime) -> datetime:
+def known_instant(known: Known, last_recorded: datetime | None, now: datetime) -> datetime:
     """The record time ``known`` stands for, at most now: ``known_at``, or when the last event
-    known (by ``known_seq``) was recorded, whichever is earlier."""
+    known (by ``known_seq``) was recorded (``last_recorded``), whichever is earlier."""
     limit = now if known.at is None else min(known.at, now)
-    if known.seq is not None:
-        limit = min(limit, events[-1].recorded_at) if events else limit
+    if known.seq is not None and last_recorded is not None:
+        limit = min(limit, last_recorded)
     return limit
 
 

@@ -435,7 +435,7 @@ class MatchService:
             at = reveal_horizon(viewer, at, now)
         log = self.checkpoints.known(game, match, known)
         if not known.is_now and viewer is not None:
-            at = reveal_horizon(viewer, at, known_instant(known, log.tail, now))
+            at = reveal_horizon(viewer, at, known_instant(known, log.last_recorded, now))
         return Snapshot(match, log.fold(at), at, known, log.last_seq)
 
     def events(

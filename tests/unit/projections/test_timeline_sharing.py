@@ -18,12 +18,12 @@ class _Private:
 
 
 class Folds:
-    """What ``known_timeline`` reads of a match's folds: its private events, its events (for
+    """What ``known_timeline`` reads of a match's folds: its private events, its facts (for
     the last seq known) and the cached points."""
 
     def __init__(self, points: list[dict[str, Any]], private: list[_Private]) -> None:
         self.cached, self.private = points, private
-        self.events = [_Private(p["seq"], ()) for p in points]
+        self.facts = [_Private(p["seq"], ()) for p in points]
 
     def points(self, n: int, point: Any) -> list[dict[str, Any]]:
         return self.cached
@@ -34,7 +34,7 @@ def point(seq: int, outcome: Any) -> dict[str, Any]:
 
 
 def timeline(folds: Folds, viewer: Viewer) -> tuple[list[dict[str, Any]], bool]:
-    log = KnownLog(folds, len(folds.events))  # type: ignore[arg-type]
+    log = KnownLog(folds, len(folds.facts))  # type: ignore[arg-type]
     return known_timeline(None, log, viewer)  # type: ignore[arg-type]
 
 
