@@ -384,15 +384,21 @@ class Checkpoints:
     def _warm(self, match_id: str) -> None:
         try:
             assert self.resolve is not None
-            game, match = self.resolve(match_id)
-            log = self.known(game, match, Known(None, None))
-            folds = log.folds
-            folds.warm(log.n)
-            if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
-                Heads(self.stored).save(match_id, game, folds.running(log.n), folds.last_hash)
+            self.store_all(*self.resolve(match_id))
         finally:
             with self._lock:
                 self._warming.discard(match_id)
+
+    def store_all(self, game: Game[Any, Any], match: MatchRecord) -> None:
+        """Take the match's checkpoints up to its last event and, with a ``stored``, store them
+        and the head of its fold, on the caller's thread: what the background thread does after
+        an append (also for a tool that wrote the events through the store directly)."""
+        log = self.known(game, match, Known(None, None))
+        folds = log.folds
+        folds.warm(log.n)
+        if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
+            head = folds.running(log.n)
+            Heads(self.stored).save(match.match_id, game, head, folds.last_hash)
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and

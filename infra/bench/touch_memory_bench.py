@@ -21,6 +21,7 @@ import os
 import statistics
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -28,9 +29,27 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from adjudicator import registry  # noqa: E402
+from api.service.matches import MatchService  # noqa: E402
+from api.service.wordlists import load_words  # noqa: E402
 from events import EventStore  # noqa: E402
 from infra.bench.service import Match, auth, long_match, serve  # noqa: E402
 from infra.bench.zoom_bench import scratch_store  # noqa: E402
+
+
+def store_heads(url: str, made: list[Match]) -> None:
+    """Store each match's checkpoints and head, as the server that recorded it would have
+    (``Checkpoints.store_all``, what its background thread runs after appends)."""
+    store = EventStore.from_url(url)
+    try:
+        service = MatchService(store, registry.games(load_words()), lambda: datetime.now(UTC))
+        for match in made:
+            record = service.match(match.match_id)
+            service.checkpoints.store_all(service.game(record.game), record)
+        assert service.checkpoints.stored is not None
+        service.checkpoints.stored.flush()
+    finally:
+        store.dispose()
 
 
 def build(url: str, matches: int, events: int) -> list[Match]:
@@ -76,11 +95,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--every", type=int, default=100, help="sample memory every N matches")
+    parser.add_argument(
+        "--heads",
+        action="store_true",
+        help="store each match's fold head and checkpoints first (as a server that recorded"
+        " the match would have): the first reads resume from them",
+    )
     args = parser.parse_args(argv)
     with scratch_store("touch.sqlite3") as url:
         backend = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
         print(f"{backend}: {args.matches:,} matches of {args.events:,} events")
         made = build(url, args.matches, args.events)
+        if args.heads:
+            began = time.perf_counter()
+            store_heads(url, made)
+            print(f"heads stored in {time.perf_counter() - began:.0f} s")
         touch(url, made, args.every)
     return 0
 
