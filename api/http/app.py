@@ -17,9 +17,8 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from adjudicator import registry
 from adjudicator.kernel.decider import Game
-from api.http import console, errors, logs, openapi
+from api.http import console, errors, lane, logs, openapi
 from api.http.inflight import InFlight
-from api.http.lane import CommandLane
 from api.http.limits import BodyLimit
 from api.http.responses import GZIP_LEVEL, GZIP_MINIMUM, FastJSONResponse, SharedBodies
 from api.http.routes import audit, games, health, live, log, ludii, matches, transcripts
@@ -103,7 +102,6 @@ def create_app(
     app.state.settings = settings
     app.state.stream_slots = StreamSlots(settings.max_streams, settings.max_streams_per_client)
     errors.install(app)
-    app.add_middleware(CommandLane)  # innermost: every other middleware applies to it too
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_body_bytes,
@@ -117,6 +115,7 @@ def create_app(
     for router in (*routers, transcripts.router, tournament_routes.router, log.router):
         app.include_router(router)
     app.include_router(tournament_list)  # GET /tournaments
+    lane.install(app)  # the command lane, declared before the command route it stands in for
     console.mount(app)
     openapi.install(app)
     return app

@@ -1,32 +1,32 @@
 """The command lane: ``POST /matches/{id}/commands`` answered without FastAPI's request
-machinery (routing, dependency solving, body and response handling), which cost the event loop
-as much per command as deciding and appending it.
+machinery (dependency solving, body and response handling), which cost the event loop as much
+per command as deciding and appending it.
 
-The lane takes only a request it is sure the FastAPI route would take as well: no query
-string, ``Content-Type: application/json``, one ``Authorization: Bearer`` header whose grant
-the service already remembers (``MatchService.known_grant``), at most one ``Idempotency-Key``
-in the route's form, and a body that strict JSON parsing (``api.http.strictjson``) and
-``CommandBody`` accept. Any other request, and any such doubt, is handed to the app unchanged
-(its body replayed), so every refusal of bad input is the route's own answer.
+The lane is a plain Starlette route declared just before the FastAPI route of the same path and
+method (:func:`install`), so the router hands every command request to it. It takes only a
+request it is sure the FastAPI route would take as well: no query string,
+``Content-Type: application/json``, one ``Authorization: Bearer`` header whose grant the service
+already remembers (``MatchService.known_grant``), at most one ``Idempotency-Key`` in the route's
+form, and a body that strict JSON parsing (``api.http.strictjson``) and ``CommandBody`` accept.
+Any other request, and any such doubt, is handed to that FastAPI route (its body replayed), so
+every refusal of bad input is the route's own answer.
 
 A command it takes runs exactly as the route runs it (:func:`api.http.routes.matches.act`);
-its answer is serialised by the route's response field, and an error the service raises is
-answered by the app's handler for it (``api.http.errors``), as ``ExceptionMiddleware`` would.
+its answer is serialised by the route's response field, and an error the service raises reaches
+the app's handlers as the route's would (both run inside ``ExceptionMiddleware``).
 ``tests/api/test_lane.py`` holds the two ways to the same answers, byte for byte.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute, serialize_response
 from pydantic import ValidationError
 from starlette.datastructures import Headers
-from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.routing import Route
+from starlette.types import Message, Receive, Scope, Send
 
 from api.http import schemas
 from api.http.deps import bearer_token
@@ -39,42 +39,32 @@ from api.service.tokens import token_hash
 from events import TokenGrant
 
 PATH = "/matches/{match_id}/commands"
-_PATH = re.compile(r"/matches/([^/]+)/commands")
 _ONCE = (b"authorization", b"idempotency-key", b"content-type", b"content-length")
 
 
 class CommandLane:
-    """ASGI middleware, innermost of the app's own (the request log, the in-flight count, the
-    compression and the body limit still apply to what it answers)."""
+    """The lane's ASGI endpoint; ``route`` is the FastAPI route it stands in for (whose response
+    field, ``exclude_unset`` and status code make its answer, and which answers whatever the
+    lane does not take)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-        self.route = _command_route()
+    def __init__(self, route: APIRoute) -> None:
+        self.route = route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        taken = _taken(scope)
-        if taken is None:
-            await self.app(scope, receive, send)
+        headers = _taken(scope)
+        if headers is None:
+            await self.route.handle(scope, receive, send)
             return
         messages, body = await _body(receive)
         command = _command(body) if body is not None else None
-        if command is None:
-            await self.app(scope, replay(messages, receive), send)
-            return
-        match_id, headers = taken
         app: FastAPI = scope["app"]
-        grant = _grant(app, headers)
-        if grant is None:
-            await self.app(scope, replay(messages, receive), send)
+        grant = None if command is None else _grant(app, headers)
+        if command is None or grant is None:
+            await self.route.handle(scope, replay(messages, receive), send)
             return
-        try:
-            answer = await act(app.state.service, match_id, grant, command, _key(headers))
-            response = await self._response(answer)
-        except Exception as error:
-            handler = _handler(app, error)
-            if handler is None:
-                raise  # as through the route: ServerErrorMiddleware answers 500
-            response = await handler(Request(scope, replay(messages, receive)), error)
+        match_id = scope["path_params"]["match_id"]
+        answer = await act(app.state.service, match_id, grant, command, _key(headers))
+        response = await self._response(answer)
         await response(scope, receive, send)
 
     async def _response(self, answer: dict[str, Any]) -> FastJSONResponse:
@@ -87,26 +77,32 @@ class CommandLane:
         return FastJSONResponse(content, status_code=route.status_code or 200)
 
 
+class LaneRoute(Route):
+    """The lane as the router sees it: ``POST`` on the command path, left out of the OpenAPI
+    document (the FastAPI route documents the command)."""
+
+    def __init__(self, path: str, endpoint: CommandLane, methods: list[str]) -> None:
+        super().__init__(path, endpoint, methods=methods, include_in_schema=False)
+
+
+def install(app: FastAPI) -> None:
+    """Declare the lane first among the app's routes: the router hands it every request for
+    ``POST`` on the command path (no other route has that path), before the FastAPI route."""
+    app.router.routes.insert(0, LaneRoute(PATH, CommandLane(_command_route()), methods=["POST"]))
+
+
 def _command_route() -> APIRoute:
-    """The route the lane stands in for: its response field, its ``exclude_unset`` and its
-    status code make the lane's answer."""
+    """The FastAPI route the lane stands in for, as ``api.http.routes.matches`` declares it
+    (included into the app as it is: no prefix, no dependencies added)."""
     for route in matches.router.routes:
         if isinstance(route, APIRoute) and route.path == PATH and "POST" in (route.methods or ()):
             return route
     raise LookupError(f"no route POST {PATH}")
 
 
-def _taken(scope: Scope) -> tuple[str, Headers] | None:
-    """The match id and headers of a command request the lane may take (None: the app's)."""
-    if (
-        scope["type"] != "http"
-        or scope.get("method") != "POST"
-        or scope.get("query_string")
-        or scope.get("root_path")
-    ):
-        return None
-    found = _PATH.fullmatch(str(scope.get("path", "")))
-    if found is None:
+def _taken(scope: Scope) -> Headers | None:
+    """The headers of a command request the lane may take (None: the route's)."""
+    if scope.get("query_string") or scope.get("root_path"):
         return None
     raw = scope.get("headers") or []
     names = [name for name, _ in raw if name in _ONCE]
@@ -118,7 +114,7 @@ def _taken(scope: Scope) -> tuple[str, Headers] | None:
     key = headers.get("idempotency-key")
     if key is not None and IDEMPOTENCY_KEY.fullmatch(key) is None:
         return None
-    return found.group(1), headers
+    return headers
 
 
 async def _body(receive: Receive) -> tuple[list[Message], bytes | None]:
@@ -155,20 +151,3 @@ def _grant(app: FastAPI, headers: Headers) -> TokenGrant | None:
 
 def _key(headers: Headers) -> str | None:
     return headers.get("idempotency-key")
-
-
-Handler = Callable[[Request, Exception], Any]
-
-
-def _handler(app: FastAPI, error: Exception) -> Handler | None:
-    """The app's handler for ``error`` as ``ExceptionMiddleware`` finds it (by the error's
-    classes, most specific first), without the catch-all ``Exception`` one, which
-    ``ServerErrorMiddleware`` calls for an error left unhandled."""
-    handlers = app.exception_handlers
-    for kind in type(error).__mro__:
-        if kind is Exception:
-            return None
-        if kind in handlers:
-            handler: Handler = handlers[kind]
-            return handler
-    return None

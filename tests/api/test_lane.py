@@ -1,11 +1,11 @@
 """The command lane (``api.http.lane``) answers exactly as the FastAPI route would.
 
 Two apps share one database and one clock: one as served (commands come by the lane), one with
-the lane taken out (every command by the route). Two matches made alike, one per app, receive
-the same requests in lockstep; each pair of answers must be the same: status, headers (the
-request id aside) and body, once the match ids and the hashes and salts (which cover the match
-id, or are random) are masked. Valid commands, refused ones and every kind of bad input are
-sent, table-driven and generated (Hypothesis)."""
+the lane's route taken out (every command by the FastAPI route). Two matches made alike, one
+per app, receive the same requests in lockstep; each pair of answers must be the same: status,
+headers (the request id aside) and body, once the match ids and the hashes and salts (which
+cover the match id, or are random) are masked. Valid commands, refused ones and every kind of
+bad input are sent, table-driven and generated (Hypothesis)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.http.lane import CommandLane
+from api.http.lane import CommandLane, LaneRoute
 from tests.api.conftest import OPERATOR, make_app
 from tests.api.test_zoom_over_http import GRID, TARGETS
 from tests.store.support import ManualClock
@@ -70,8 +70,8 @@ class Side:
 @pytest.fixture
 def sides(database_url: str, clock: ManualClock) -> Iterator[tuple[Any, Any]]:
     laned, routed = make_app(database_url, clock), make_app(database_url, clock)
-    routed.user_middleware = [m for m in routed.user_middleware if m.cls is not CommandLane]
-    assert len(routed.user_middleware) == len(laned.user_middleware) - 1
+    routed.router.routes = [r for r in routed.router.routes if not isinstance(r, LaneRoute)]
+    assert len(routed.router.routes) == len(laned.router.routes) - 1
     with TestClient(laned) as one, TestClient(routed) as other:
         yield one, other
     laned.state.service.store.dispose()
