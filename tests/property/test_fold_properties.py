@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import pickle
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -138,6 +139,43 @@ def test_the_whole_log_folds_to_a_prefix_extended_event_by_event(
     incremental = running.at(game, end)
     assert incremental is not None and running.seq == table.last_seq
     assert shown(game, incremental) == shown(game, fold(game, table.setup, facts, end).state)
+
+
+ACCEPTED: list[bool] = []
+
+
+@pytest.mark.parametrize("name", PLAYERS)
+@bounded
+@given(data=st.data())
+def test_a_tail_the_fold_accepts_extends_it_as_the_whole_log_folds(
+    name: str, data: st.DataObject
+) -> None:
+    """``Running.accepts`` guards the live folds and the stored heads: whenever it accepts the
+    facts recorded after a fold, applying them in seq order is the fold of the whole log, even
+    when their game times were recorded out of order (the tail's times shuffled here)."""
+    table, _ = PLAYERS[name](data)
+    game, facts = table.game, list(table.facts)
+    prefix = data.draw(st.integers(0, len(facts)), label="prefix")
+    tail = facts[prefix:]
+    times = data.draw(st.permutations([f.at for f in tail]), label="tail times")
+    facts[prefix:] = [replace(f, at=at) for f, at in zip(tail, times, strict=True)]
+    running = Running.start(game, table.setup, facts[:prefix])
+    if not running.accepts(facts[prefix:]):
+        return
+    ACCEPTED.append(bool(facts[prefix:]))
+    whole = Running.start(game, table.setup, facts)
+    extended = running.extend(game, facts[prefix:], whole.seq)
+    assert (extended.seq, extended.horizon, extended.last_play) == (
+        whole.seq,
+        whole.horizon,
+        whole.last_play,
+    )
+    assert shown(game, extended.state) == shown(game, whole.state)
+
+
+def test_out_of_order_tails_were_accepted_and_checked() -> None:
+    """Not vacuous (runs after the property above): some non-empty tails were accepted."""
+    assert any(ACCEPTED)
 
 
 @pytest.mark.parametrize("name", PLAYERS)
