@@ -11,9 +11,8 @@ timeline has exactly that prefix, as the in-memory lookup does, so nothing is se
 
 States are encoded with msgspec's MessagePack against the game's concrete state type (never
 pickle: a row in the database must never become code execution). The parts of a state fixed by
-the match's setup (No, Not That!'s configuration and word list) are not stored but taken from
-the initial state on decoding. Zoom and No, Not That! have codecs; Zombego's state (rules
-tables in named tuples) has none yet, so its checkpoints stay in memory only.
+the match's setup (No, Not That!'s configuration and word list, Zombego's rules and opening)
+are not stored but taken from the initial state on decoding. Every game has a codec.
 
 Writes happen off the command's path: a checkpoint first taken in memory is handed to one
 background thread (:class:`FoldStore`), which encodes and inserts it in its own short
@@ -41,6 +40,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase, RoundState, SeatState
+from adjudicator.games.zombego.position import Move, Position, Result
+from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.games.zoom.grid import Board
 from adjudicator.games.zoom.state import BuzzOutcome, Outcomes, ZoomState
 from adjudicator.kernel.decider import Game
@@ -146,8 +147,62 @@ class NoNotThatCodec:
         return NoNotThatState(initial.fixed, *fields)
 
 
-CODECS: dict[str, Codec] = {"zoom": ZoomCodec(), "no_not_that": NoNotThatCodec()}
-"""The games whose checkpoints are stored, by name (the others' stay in memory only)."""
+_Board = tuple[
+    tuple[int, ...],
+    tuple[tuple[int, ...], tuple[int, ...]],
+    tuple[int, int],
+    int,
+    int,
+    int,
+    Result | None,
+    tuple[Move, ...],
+]
+"""A Zombego position without its rules (the match's, taken from the initial state)."""
+_ZombegoFields = tuple[
+    _Board,
+    list[PlyRecord],
+    tuple[tuple[int, str], ...],
+    list[tuple[int, int, int]],
+    dict[str, Any] | None,
+]
+
+
+class ZombegoCodec:
+    """Zombego's state without its fixed part (seats, configuration, seed and opening, taken from
+    the initial state): the position without its rules, the plies (a cons list, as deep as the
+    match is long) flattened oldest first, and the dealt pieces as (player, slot, value)."""
+
+    _decoder = msgspec.msgpack.Decoder(_ZombegoFields)
+
+    def encode(self, state: ZombegoState) -> bytes:
+        plies = list(state.plies or ())
+        plies.reverse()
+        dealt = [(player, slot, value) for (player, slot), value in state.dealt.items()]
+        declared = None if state.declared_result is None else dict(state.declared_result)
+        return _ENCODER.encode((state.position[1:], plies, state.voided, dealt, declared))
+
+    def decode(self, blob: bytes, initial: ZombegoState) -> ZombegoState:
+        board, plies, voided, dealt, declared = self._decoder.decode(blob)
+        node: Plies | None = None
+        for ply in plies:
+            node = Plies(ply, node)
+        position = Position(initial.position.rules, *board)
+        return replace(
+            initial,
+            position=position,
+            plies=node,
+            voided=voided,
+            dealt={(player, slot): value for player, slot, value in dealt},
+            declared_result=declared,
+        )
+
+
+CODECS: dict[str, Codec] = {
+    "zoom": ZoomCodec(),
+    "no_not_that": NoNotThatCodec(),
+    "zombego": ZombegoCodec(),
+}
+"""The games whose checkpoints are stored, by name."""
 
 _ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = ("adjudicator/kernel", "adjudicator/rulings.py", "projections/stored_checkpoints.py")

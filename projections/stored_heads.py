@@ -13,7 +13,7 @@ Used only when it is exactly right (:meth:`Heads.resume`): the codec is the runn
 store's event ``seq`` still has the hash named (so the row folds this very log, even after a
 restore or a failover), and the events after it extend the fold as it stands
 (:meth:`Running.accepts`: no ruling among them, none before the horizon). Otherwise the caller
-folds the whole log as before. Zombego's states have no codec yet: its heads stay in memory.
+folds the whole log as before.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from projections.checkpoints import MatchFolds
 from projections.timetravel import timeline_point
 from projections.views import Known
 from tests.kit import T0
+from tests.support import zombego_play
 from tests.support.nnt_harness import Match
 from tests.support.nnt_moves import config as nnt_config
 from tests.support.nnt_moves import legal_moves
@@ -143,6 +144,17 @@ def nnt_history(data: st.DataObject) -> tuple[Game[Any, Any], Setup, list[Fact]]
     return m.game, m.setup, m.facts
 
 
+def zombego_history(data: st.DataObject) -> tuple[Game[Any, Any], Setup, list[Fact]]:
+    """A random legal Zombego match with rulings at past game times after it."""
+    options = data.draw(zombego_play.options, label="options")
+    seed = data.draw(st.none() | st.integers(0, 2**32), label="seed")
+    table, _ = zombego_play.play_turns(data, options, seed)
+    facts = list(table.facts)
+    for _ in range(data.draw(st.integers(0, 3), label="rulings")):
+        facts.append(ruling(data, facts, table.setup.seats, {}))
+    return table.game, table.setup, facts
+
+
 @SETTINGS
 @given(st.data(), st.integers(0, 2**32), steps)
 def test_zoom_checkpoints_equal_the_full_fold(
@@ -155,6 +167,12 @@ def test_zoom_checkpoints_equal_the_full_fold(
 @given(st.data())
 def test_no_not_that_checkpoints_equal_the_full_fold(data: st.DataObject) -> None:
     check(data, *nnt_history(data))
+
+
+@SETTINGS
+@given(st.data())
+def test_zombego_checkpoints_equal_the_full_fold(data: st.DataObject) -> None:
+    check(data, *zombego_history(data))
 
 
 def warmed_zoom() -> tuple[MatchFolds, list[Fact]]:

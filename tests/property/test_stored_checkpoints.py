@@ -2,11 +2,11 @@
 give the full fold after a restart, on SQLite and PostgreSQL.
 
 * Each game's codec round-trips its states exactly (same type, equal, the same host view).
-* For random histories of Zoom and No, Not That! with rulings (void, undo, amend, adjust_score,
-  end_round at past game times), fed in batches to one ``MatchFolds`` backed by the store and
-  queried in between (checkpoints taken before a ruling are stored too): a fresh ``MatchFolds``
-  on the same store (a restart: nothing in memory) folds every random (``at``, ``known``) as the
-  full fold does, and its ``running`` equals ``Running.start``.
+* For random histories of Zoom, No, Not That! and Zombego with rulings (void, undo, amend,
+  adjust_score, end_round at past game times), fed in batches to one ``MatchFolds`` backed by the
+  store and queried in between (checkpoints taken before a ruling are stored too): a fresh
+  ``MatchFolds`` on the same store (a restart: nothing in memory) folds every random (``at``,
+  ``known``) as the full fold does, and its ``running`` equals ``Running.start``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ from projections.checkpoints import MatchFolds
 from projections.stored_checkpoints import CODECS, FoldStore, StoredFolds
 from projections.views import Known
 from tests.kit import T0
-from tests.property.test_checkpoints import HOST_VIEW, nnt_history, zoom_history
+from tests.property.test_checkpoints import (
+    HOST_VIEW,
+    nnt_history,
+    zombego_history,
+    zoom_history,
+)
 from tests.support.zoom_play import play, steps
 
 SETTINGS = settings(
@@ -150,6 +155,18 @@ def test_no_not_that_stored_checkpoints_after_a_restart(
     store: EventStore, data: st.DataObject
 ) -> None:
     check_restart(data, store, *nnt_history(data))
+
+
+@SETTINGS
+@given(st.data())
+def test_zombego_states_round_trip(data: st.DataObject) -> None:
+    check_codec(data, *zombego_history(data))
+
+
+@SETTINGS
+@given(st.data())
+def test_zombego_stored_checkpoints_after_a_restart(store: EventStore, data: st.DataObject) -> None:
+    check_restart(data, store, *zombego_history(data))
 
 
 def test_a_restart_resumes_from_a_stored_checkpoint(store: EventStore) -> None:

@@ -1,13 +1,13 @@
 """Property: a stored head of the live fold (``projections.stored_heads``) plus the events after
 it is the whole log's fold, after a restart, on SQLite and PostgreSQL, or it is not used.
 
-For random histories of Zoom and No, Not That! with rulings (void, undo, amend, adjust_score,
-end_round at past game times), appended to a match in the store in random batches: a head
-saved at a random earlier seq (``Running.start`` of the log up to it) and resumed on a fresh
-``Heads`` (nothing in memory) gives exactly ``Running.start`` of the whole log (state, effects,
-seq, horizon, last play) whenever the events after the head extend it (no ruling, none before
-the horizon), and nothing otherwise; a later head is never overwritten by an earlier one, and
-a head naming another hash for its seq (another log) is never used.
+For random histories of Zoom, No, Not That! and Zombego with rulings (void, undo, amend,
+adjust_score, end_round at past game times), appended to a match in the store in random batches: a
+head saved at a random earlier seq (``Running.start`` of the log up to it) and resumed on a fresh
+``Heads`` (nothing in memory) gives exactly ``Running.start`` of the whole log (state, effects, seq,
+horizon, last play) whenever the events after the head extend it (no ruling, none before the
+horizon), and nothing otherwise; a later head is never overwritten by an earlier one, and a head
+naming another hash for its seq (another log) is never used.
 """
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ from adjudicator.kernel.fold import Running
 from events import EventStore, NewEvent, TokenRecord
 from projections.stored_checkpoints import FoldStore, codec_id
 from projections.stored_heads import Heads
-from tests.property.test_checkpoints import HOST_VIEW, nnt_history, zoom_history
+from tests.property.test_checkpoints import (
+    HOST_VIEW,
+    nnt_history,
+    zombego_history,
+    zoom_history,
+)
 from tests.support.zoom_play import play, steps
 
 SETTINGS = settings(
@@ -116,6 +121,14 @@ def test_a_no_not_that_head_and_its_tail_are_the_whole_fold(
     store: EventStore, data: st.DataObject
 ) -> None:
     check(data, store, *nnt_history(data))
+
+
+@SETTINGS
+@given(st.data())
+def test_a_zombego_head_and_its_tail_are_the_whole_fold(
+    store: EventStore, data: st.DataObject
+) -> None:
+    check(data, store, *zombego_history(data))
 
 
 def test_the_properties_used_heads() -> None:
