@@ -236,6 +236,7 @@ class FoldStore:
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue(size)
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
+        self._closed = False
         self.dropped = 0
 
     def backing(self, match_id: str, game: Game[Any, Any], initial: Any) -> StoredFolds | None:
@@ -246,8 +247,10 @@ class FoldStore:
         return StoredFolds(self, match_id, codec, CODECS[game.name], initial)
 
     def submit(self, job: Callable[[], None]) -> bool:
-        """Run ``job`` on the background thread (False, and not run, when the queue is full)."""
-        self._ensure_thread()
+        """Run ``job`` on the background thread (False, and not run, when the queue is full
+        or the store is closed)."""
+        if not self._ensure_thread():
+            return False
         try:
             self._jobs.put_nowait(job)
         except queue.Full:
@@ -261,19 +264,26 @@ class FoldStore:
             self._jobs.join()
 
     def close(self) -> None:
-        """Stop the background thread once its queue is done."""
-        if self._thread is not None:
+        """Take no more jobs, and stop the background thread once the queued ones have run
+        (before the store's connections are closed: a job left running would open one)."""
+        with self._start:
+            self._closed, thread = True, self._thread
+        if thread is not None:
             self._jobs.put(None)
-            self._thread.join()
+            thread.join()
             self._thread = None
 
-    def _ensure_thread(self) -> None:
+    def _ensure_thread(self) -> bool:
+        """Start the background thread if need be; False once closed."""
         with self._start:
+            if self._closed:
+                return False
             if self._thread is None:
                 self._thread = threading.Thread(
                     target=self._run, name="fold-checkpoints", daemon=True
                 )
                 self._thread.start()
+            return True
 
     def _run(self) -> None:
         while True:

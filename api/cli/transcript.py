@@ -97,6 +97,7 @@ def transcript_command(database_url: str, args: argparse.Namespace) -> int:
         return _refused(error)
     finally:
         progress.end()
+        service.close()  # its background writes (checkpoints, heads) before the store goes
         store.dispose()
     print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else _table(answer))
     return 0

@@ -142,6 +142,7 @@ async def _listening(store: EventStore, wakeups: Wakeups, app: FastAPI) -> Async
         if listener is not None:
             await listener.stop()
         await asyncio.to_thread(wakeups.drains.settle, SETTLE_SECONDS)  # before the store goes
+        await asyncio.to_thread(app.state.service.close)  # the fold's background writes too
         await store.aclose()
         if app.state.standby is not None:
             app.state.standby.dispose()

@@ -106,6 +106,12 @@ class MatchService:
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
 
+    def close(self) -> None:
+        """Run the background jobs already queued (checkpoints and heads to store) and take
+        no more: before the store's connections are closed."""
+        if self.checkpoints.stored is not None:
+            self.checkpoints.stored.close()
+
     @staticmethod
     def _resume_head(
         heads: Heads, game: Game[Any, Any], match: MatchRecord

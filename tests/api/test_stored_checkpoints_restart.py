@@ -6,9 +6,11 @@ them, equal to the full fold, also after a ruling that voids an early buzz."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from adjudicator.kernel.decider import Role, Viewer
@@ -34,6 +36,27 @@ class Counted(FoldStore):
         if found is not None:
             FOUND.append(found[0])
         return found
+
+
+Restart = Callable[[MatchService], MatchService]
+
+
+@pytest.fixture
+def restart(app: Any) -> Iterator[Restart]:
+    r"""Makes restarted services (fresh ``MatchService``\ s on the app's store, nothing in
+    memory, small checkpoints) and closes them after the test, before the store goes: their
+    background threads must not write to a disposed store."""
+    made: list[MatchService] = []
+
+    def restarted(service: MatchService) -> MatchService:
+        fresh = MatchService(service.store, service.games, service.clock)
+        small_checkpoints(fresh)
+        made.append(fresh)
+        return fresh
+
+    yield restarted
+    for service in made:
+        service.close()
 
 
 def small_checkpoints(service: MatchService) -> None:
@@ -65,7 +88,9 @@ def stored(service: MatchService, match_id: str) -> int:
         return int(conn.execute(query).scalar_one())
 
 
-def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api) -> None:
+def test_a_restarted_service_resumes_from_stored_checkpoints(
+    app: Any, api: Api, restart: Restart
+) -> None:
     service: MatchService = app.state.service
     small_checkpoints(service)
     t0 = api.clock.now
@@ -85,12 +110,10 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api)
     moments = [t0 + timedelta(seconds=s) for s in (1, 8, 20, 40, 100)]
     for known_at in (before, None):
         for at in moments:
-            restarted = MatchService(service.store, service.games, service.clock)
-            small_checkpoints(restarted)
+            restarted = restart(service)
             got = rendered(restarted, api.match_id, at, Known(known_at))
             assert got == full(service, api.match_id, at, known_at)
-    restarted = MatchService(service.store, service.games, service.clock)
-    small_checkpoints(restarted)
+    restarted = restart(service)
     now = api.clock.now
     at_now = rendered(restarted, api.match_id, now, Known())  # a game time given: checkpoints
     assert at_now == full(service, api.match_id, now, None)
@@ -101,11 +124,10 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(app: Any, api: Api)
     assert live is not None and live.running.seq == service.store.last_seq(api.match_id)
 
 
-def reads_after_restart(service: MatchService) -> tuple[MatchService, list[int]]:
+def reads_after_restart(restart: Restart, service: MatchService) -> tuple[MatchService, list[int]]:
     """A restarted service (nothing in memory) whose store notes the ``after_seq`` of every
     read of a match's events."""
-    restarted = MatchService(service.store, service.games, service.clock)
-    small_checkpoints(restarted)
+    restarted = restart(service)
     seen: list[int] = []
     read = restarted.store.read
 
@@ -118,7 +140,7 @@ def reads_after_restart(service: MatchService) -> tuple[MatchService, list[int]]
 
 
 def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_head(
-    app: Any, api: Api
+    app: Any, api: Api, restart: Restart
 ) -> None:
     """A match played live stores the head of its fold in the background; a restarted service
     answers its state now (and a command) from that head and the events after it, equal to
@@ -139,7 +161,7 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     assert 4 <= head <= last and head % 4 == 0
     now = api.clock.now
     want = full(service, api.match_id, now, None)
-    restarted, seen = reads_after_restart(service)
+    restarted, seen = reads_after_restart(restart, service)
     assert rendered(restarted, api.match_id, None, Known()) == want
     del restarted.store.read  # the store's own read again
     assert seen and min(seen) == head - 1  # the head's own event on, never the whole log
@@ -152,7 +174,7 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     assert ruling.status_code == 201, ruling.text
     now = api.clock.now
     want = full(service, api.match_id, now, None)
-    restarted, seen = reads_after_restart(service)
+    restarted, seen = reads_after_restart(restart, service)
     assert rendered(restarted, api.match_id, None, Known()) == want
     del restarted.store.read
     assert 0 in seen  # the head no longer extends: the whole log was folded
