@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -32,7 +32,7 @@ from adjudicator.kernel.decider import Fact, Game
 from adjudicator.kernel.fold import Running
 from adjudicator.rulings import RulingEffects
 from events import StoredEvent
-from events.tables import fold_heads
+from events.tables import fold_heads, matches
 from projections.facts import to_facts
 from projections.stored_checkpoints import CODECS, FoldStore, codec_id
 
@@ -116,6 +116,19 @@ class Heads:
             return None
         stored = Running(state, running.effects, seq, running.horizon, running.last_play)
         return stored.extend(game, facts, events[-1].seq), events
+
+    def open_matches(self) -> list[tuple[str, int]]:
+        """The open matches with a stored head, newest first: (match id, the head's seq)."""
+        t, m = fold_heads.c, matches.c
+        query = (
+            select(t.match_id, func.max(t.seq))
+            .join(matches, m.match_id == t.match_id)
+            .where(m.status == "open")
+            .group_by(t.match_id, m.created_at)
+            .order_by(m.created_at.desc())
+        )
+        with self.folds.store.engine.connect() as conn:
+            return [(str(match_id), int(seq)) for match_id, seq in conn.execute(query)]
 
     def _read(self, match_id: str, codec: str) -> tuple[int, str, bytes, bytes] | None:
         t = fold_heads.c

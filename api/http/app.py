@@ -136,6 +136,7 @@ async def _listening(store: EventStore, wakeups: Wakeups, app: FastAPI) -> Async
         wakeups.on_first_hub = listener.poke
         await listener.start()
     await store.aopen()  # commands' appends awaited on this loop (events.pg_async)
+    app.state.service.prewarm()  # the long open matches' live folds, in the background
     try:
         yield
     finally:

@@ -106,6 +106,24 @@ class MatchService:
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
 
+    def prewarm(self) -> None:
+        """In the background, resume from their stored heads the live folds of the open matches
+        that have one (the long ones; newest first, at most half the live folds' bound in
+        events), so that their first command after a restart, deploy or failover finds them in
+        memory. Returns at once; nothing when the store takes no writes."""
+        stored = self.checkpoints.stored
+        if stored is not None:
+            stored.submit(partial(self._prewarm, Heads(stored)))
+
+    def _prewarm(self, heads: Heads) -> None:
+        budget = self.live.max_events // 2
+        for match_id, seq in heads.open_matches():
+            if seq > budget:
+                continue
+            budget -= seq
+            match = self.match(match_id)
+            self.live.current(self.game(match.game), match)
+
     def close(self) -> None:
         """Run the background jobs already queued (checkpoints and heads to store) and take
         no more: before the store's connections are closed."""

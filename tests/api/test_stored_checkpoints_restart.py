@@ -11,15 +11,18 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from adjudicator.kernel.decider import Role, Viewer
+from adjudicator.kernel.fold import Running
 from api.service.matches import MatchService
 from events.tables import fold_checkpoints, fold_heads
 from projections.checkpoints import Checkpoints
+from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
 from projections.views import Known, snapshot, state_view
-from tests.api.conftest import Api
+from tests.api.conftest import Api, make_app
 from tests.api.test_zoom_over_http import buzz, supplied_match
 
 HOST = Viewer(Role.HOST)
@@ -178,3 +181,42 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     assert rendered(restarted, api.match_id, None, Known()) == want
     del restarted.store.read
     assert 0 in seen  # the head no longer extends: the whole log was folded
+
+
+def test_a_started_app_resumes_the_open_matches_with_a_head_in_the_background(
+    app: Any, api: Api, database_url: str
+) -> None:
+    """After a restart, the live fold of an open match with a stored head is resumed before
+    anyone asks (``MatchService.prewarm``), equal to the fold of its whole log; a closed
+    match's is not."""
+    service: MatchService = app.state.service
+    made = []
+    for _ in range(2):
+        supplied_match(api)
+        for i, cell in enumerate(["a1", "b2", "c3"]):
+            api.clock.advance(3)
+            seat = ("alpha", "beta")[i % 2]
+            api.ok(seat, buzz(seat, "ABCD"[i % 4], cell))
+        made.append(api.match_id)
+    closed = api.client.post(f"/matches/{made[1]}/close", headers=api.auth(api.token("host")))
+    assert closed.status_code == 201, closed.text
+    for match_id in made:
+        match = service.match(match_id)
+        service.checkpoints.store_all(service.game(match.game), match)
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    restarted = make_app(database_url, api.clock)
+    with TestClient(restarted):
+        again: MatchService = restarted.state.service
+        assert again.checkpoints.stored is not None
+        again.checkpoints.stored.flush()
+        live = again.live.peek(made[0])
+        assert live is not None
+        match = service.match(made[0])
+        whole = Running.start(
+            again.game(match.game), setup_of(match), to_facts(service.store.read(made[0]))
+        )
+        assert live.running.seq == whole.seq == service.store.last_seq(made[0])
+        assert live.running.state == whole.state
+        assert again.live.peek(made[1]) is None
+    restarted.state.service.store.dispose()
