@@ -28,6 +28,7 @@ from adjudicator.kernel.decider import (
     Context,
     Draft,
     Game,
+    Role,
     Viewer,
 )
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
@@ -80,6 +81,9 @@ class SettlesConfig(Protocol):
     def settled(self, config: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
+HOST_VIEWER = Viewer(Role.HOST)
+
+
 class MatchService:
     def __init__(
         self,
@@ -109,8 +113,9 @@ class MatchService:
     def prewarm(self) -> None:
         """In the background, resume from their stored heads the live folds of the open matches
         that have one (the long ones; newest first, at most half the live folds' bound in
-        events), so that their first command after a restart, deploy or failover finds them in
-        memory. Returns at once; nothing when the store takes no writes."""
+        events), and render each once for the host, so that their first command or read after
+        a restart, deploy or failover finds them in memory. Returns at once; nothing when the
+        store takes no writes."""
         stored = self.checkpoints.stored
         if stored is not None:
             stored.submit(partial(self._prewarm, Heads(stored)))
@@ -122,7 +127,9 @@ class MatchService:
                 continue
             budget -= seq
             match = self.match(match_id)
-            self.live.current(self.game(match.game), match)
+            game = self.game(match.game)
+            running = self.live.current(game, match)
+            game.view(running.state, HOST_VIEWER)  # what a first read renders
 
     def close(self) -> None:
         """Run the background jobs already queued (checkpoints and heads to store) and take
