@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 import msgspec
 from pydantic import BaseModel
-from sqlalchemy import insert, select
+from sqlalchemy import Table, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -320,15 +320,16 @@ class FoldStore:
     def write(self, match_id: str, codec: str, k: int, digest: bytes, blob: bytes) -> None:
         """Insert one checkpoint (nothing when it is stored already)."""
         row = {"match_id": match_id, "codec": codec, "k": k, "prefix": digest.hex(), "state": blob}
+        self.execute(self.insert(fold_checkpoints).values(row).on_conflict_do_nothing())
+
+    def insert(self, table: Table) -> Any:
+        """An INSERT into ``table`` in the store's dialect (both have ON CONFLICT)."""
         dialect = self.store.engine.dialect.name
-        if dialect == "postgresql":
-            statement: Any = pg_insert(fold_checkpoints).values(row).on_conflict_do_nothing()
-        elif dialect == "sqlite":
-            statement = sqlite_insert(fold_checkpoints).values(row).on_conflict_do_nothing()
-        else:  # pragma: no cover - the store runs on these two
-            statement = insert(fold_checkpoints).values(row)
-        # the store's writer: on SQLite it queues behind this process's appends instead of
-        # making them wait in SQLite's busy handler
+        return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+
+    def execute(self, statement: Any) -> None:
+        """Run a write through the store's writer: on SQLite it queues behind this process's
+        appends instead of making them wait in SQLite's busy handler."""
         with self.store._writer() as conn:
             conn.execute(statement)
 

@@ -25,8 +25,6 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import func, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from adjudicator.kernel.decider import Fact, Game
 from adjudicator.kernel.fold import Running
@@ -78,16 +76,14 @@ class Heads:
             "meta": encode_meta(running),
             "state": CODECS[game.name].encode(running.state),
         }
-        dialect = self.folds.store.engine.dialect.name
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        statement = insert(fold_heads).values(row)
-        statement = statement.on_conflict_do_update(
-            index_elements=["match_id", "codec"],
-            set_={k: statement.excluded[k] for k in ("seq", "hash", "meta", "state")},
-            where=fold_heads.c.seq < statement.excluded.seq,
+        statement = self.folds.insert(fold_heads).values(row)
+        self.folds.execute(
+            statement.on_conflict_do_update(
+                index_elements=["match_id", "codec"],
+                set_={k: statement.excluded[k] for k in ("seq", "hash", "meta", "state")},
+                where=fold_heads.c.seq < statement.excluded.seq,
+            )
         )
-        with self.folds.store._writer() as conn:
-            conn.execute(statement)
 
     def resume(
         self, game: Game[Any, Any], match_id: str, initial: Any
