@@ -26,7 +26,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import NoResultFound
 
 from adjudicator.kernel.canonical import iso
-from events.appending import record_time, refusal, seal_batch, stream_tail
+from events.appending import json_text, record_time, refusal, seal_batch, stream_tail
 from events.envelope import NewEvent, StoredEvent
 from events.notify import CHANNEL
 from events.rows import rows_of
@@ -149,7 +149,7 @@ def _params(
     document = [
         {
             **{name: row[name] for name in _DOCUMENT},
-            **{name: _json_text(row[name]) for name in _JSON},
+            **{name: json_text(row[name]) for name in _JSON},
             "occurred_at": iso(row["occurred_at"]),
         }
         for row in rows
@@ -171,8 +171,3 @@ _DOCUMENT = (
     "batch_size", "prev_hash", "hash",
 )  # fmt: skip
 _JSON = ("payload", "private_to", "source")
-
-
-def _json_text(value: Any) -> str | None:
-    """A JSON column's text (``None`` stays SQL NULL, as the Core column stores it)."""
-    return None if value is None else json.dumps(value)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import OperationalError
 
 from events import engine
 from events.envelope import NewEvent, StoredEvent
@@ -38,11 +39,20 @@ path: the pool, when the server is down, would wait for it to come back."""
 class AsyncAppends:
     """Appends over async connections to the database at ``url``: at most ``size`` of them,
     in a pool that serves the one event loop it was opened on (:meth:`open`, at the app's
-    start, and :meth:`close`, at its end)."""
+    start, and :meth:`close`, at its end). ``origin`` names the store in the NOTIFY
+    (``events.notify``); ``appended(match_id, stored)`` runs after each append."""
 
-    def __init__(self, url: URL, size: int) -> None:
+    def __init__(
+        self,
+        url: URL,
+        size: int,
+        origin: str,
+        appended: Callable[[str, list[StoredEvent]], None],
+    ) -> None:
         self.conninfo = engine.libpq_url(url)
         self.size = size
+        self.origin = origin
+        self._appended = appended
         self._pool: AsyncConnectionPool | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -86,20 +96,19 @@ class AsyncAppends:
         head: tuple[str, datetime],
         idempotency_key: str | None,
         request_digest: str | None,
-        origin: str,
     ) -> list[StoredEvent] | None:
         """``batch`` appended after ``expected_seq`` (whose hash and record time are ``head``),
         as stored; None when the claim was refused (another append came first, or the match
-        is closed or unknown) or no connection came within ``ACQUIRE_SECONDS``: nothing was
-        written, and the caller's usual path explains it.
-        An idempotency key already recorded for the match makes the statement fail whole (the
-        events' unique key): ``psycopg.IntegrityError``, nothing written. Call only where
-        :meth:`serves`. A lost connection raises ``psycopg.OperationalError``."""
+        is closed or unknown), when an idempotency key already recorded for the match made the
+        statement fail whole (the events' unique key), or when no connection came within
+        ``ACQUIRE_SECONDS``: nothing was written, and the caller's usual path explains it.
+        Call only where :meth:`serves`. A lost connection raises SQLAlchemy's
+        ``OperationalError``."""
         pool = self._pool
         assert pool is not None and self.serves(), "open() on this event loop first"
         sealed, params = prepared(
             match_id, expected_seq, batch, head, now, idempotency_key, request_digest, False,
-            origin,
+            self.origin,
         )  # fmt: skip
         try:
             conn = await pool.getconn(timeout=ACQUIRE_SECONDS)
@@ -107,12 +116,17 @@ class AsyncAppends:
             return None  # nothing sent; the usual path connects itself (or fails at once)
         try:
             cursor = await conn.execute(APPEND, params)
-            return placed(sealed, await cursor.fetchall())
-        except psycopg.OperationalError:
+            stored = placed(sealed, await cursor.fetchall())
+        except psycopg.OperationalError as error:
             asyncio.get_running_loop().create_task(pool.check())  # drop the other dead ones
-            raise
+            raise OperationalError("append", None, error) from error
+        except psycopg.Error:
+            return None  # refused whole (a recorded key): nothing written
         finally:
             await pool.putconn(conn)
+        if stored is not None:
+            self._appended(match_id, stored)
+        return stored
 
 
 async def _configure(conn: psycopg.AsyncConnection[Any]) -> None:

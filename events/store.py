@@ -11,9 +11,8 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, NoReturn
 
-import psycopg
 from sqlalchemy import Connection, Engine, delete, insert
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
 from events import matches as match_queries
 from events import rows, tlog
@@ -30,11 +29,11 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
-from events.notify import CHANNEL
 from events.pg_append import append_statement
 from events.pg_async import AsyncAppends
 from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
 from events.signing import current_signer
+from events.sqlite_async import SqliteAppends
 from events.tables import operator_tokens
 from events.transparency.note import Signer
 
@@ -63,8 +62,12 @@ class EventStore:
         self._write_turn: AbstractContextManager[object] = (
             threading.RLock() if sqlite else nullcontext()
         )
-        postgres = engine.dialect.name == "postgresql"
-        self._async = AsyncAppends(engine.url, engine.pool.size()) if postgres else None  # type: ignore[attr-defined]
+        self._async: AsyncAppends | SqliteAppends
+        if engine.dialect.name == "postgresql":
+            size = engine.pool.size()  # type: ignore[attr-defined]
+            self._async = AsyncAppends(engine.url, size, self.origin, self._appended)
+        else:
+            self._async = SqliteAppends(self._writer, self._appended)
 
     @classmethod
     def from_url(
@@ -80,15 +83,14 @@ class EventStore:
         self.engine.dispose()
 
     async def aopen(self) -> None:
-        """Open async connections for the running event loop, the one that serves requests
-        (:meth:`append_async` on any other loop returns None); at the app's start."""
-        if self._async is not None:
-            await self._async.open()
+        """Open the appends awaited on the running event loop, the one that serves requests
+        (:meth:`append_async` on any other loop returns None): PostgreSQL's async connections,
+        SQLite's writer thread. At the app's start."""
+        await self._async.open()
 
     async def aclose(self) -> None:
         """Close what :meth:`aopen` opened; at the app's end."""
-        if self._async is not None:
-            await self._async.close()
+        await self._async.close()
 
     @contextmanager
     def _reader(self) -> Iterator[Connection]:
@@ -102,34 +104,34 @@ class EventStore:
             with conn.begin():
                 yield conn
 
+    @property
+    def _append(self) -> Appender:
+        """The backend's one append, as a function of a connection: PostgreSQL's one statement
+        (``events.pg_append``, which also sends the live streams' NOTIFY), SQLite's write
+        transaction's statements (``events.appending``)."""
+        if self.engine.dialect.name == "postgresql":
+            return partial(append_statement, origin=self.origin)
+        return append_batch
+
     @contextmanager
-    def _appender(self) -> Iterator[tuple[Connection, Appender]]:
-        """A connection and the append for it. PostgreSQL: autocommit and the one-statement
-        append (``events.pg_append``), so the position counter is held only while the server
-        runs it. SQLite: a write transaction around ``append_batch``."""
+    def _appender(self) -> Iterator[Connection]:
+        """A connection to append on. PostgreSQL: autocommit, so the position counter is held
+        only while the server runs the one statement. SQLite: a write transaction."""
         if self.engine.dialect.name == "postgresql":
             with self.engine.connect() as conn:
                 conn.execution_options(isolation_level="AUTOCOMMIT")
-                yield conn, partial(append_statement, origin=self.origin)
+                yield conn
             return
         with self._writer() as conn:
-            yield conn, append_batch
+            yield conn
 
-    @contextmanager
-    def _closer(self) -> Iterator[tuple[Connection, Appender]]:
-        """A closing append: one write transaction on either backend, since the match's leaf in
-        the transparency log (``events.tlog``) is appended by the same transaction."""
-        with self._writer() as conn:
-            yield conn, append_batch
-
-    def _log_close(self, conn: Connection, match_id: str, stored: list[StoredEvent]) -> None:
-        """In the closing transaction: the match's leaf and signed checkpoint, and (PostgreSQL)
-        the live streams' wake-up the one-statement append would have sent."""
+    def _log_close(self, conn: Connection, match_id: str) -> None:
+        """In the closing transaction (a write transaction on either backend): the match's leaf
+        and signed checkpoint in the transparency log (``events.tlog``)."""
         match = match_queries.get_match(conn, match_id)
         assert match is not None
         every = rows.read_stream(conn, match_id, None, None, 0)
-        wake = (CHANNEL, f"{match_id}:{stored[-1].seq}:{self.origin}")  # sent on PostgreSQL
-        tlog.append_match(conn, match, every, current_signer(conn, self.signer), wake)
+        tlog.append_match(conn, match, every, current_signer(conn, self.signer))
 
     def _now(self) -> datetime:
         now = self._clock()
@@ -158,7 +160,7 @@ class EventStore:
             with self._writer() as conn:
                 match_queries.insert_match(conn, record, tokens)
                 if first_events:
-                    append_batch(
+                    self._append(
                         conn,
                         match_id,
                         0,
@@ -290,10 +292,10 @@ class EventStore:
         """
         _check_append(match_id, events, idempotency_key)
         try:
-            with self._closer() if close else self._appender() as (conn, append):
+            with self._writer() if close else self._appender() as conn:
                 if idempotency_key is not None:
                     self._refuse_replay(conn, match_id, idempotency_key, request_digest)
-                stored = append(
+                stored = self._append(
                     conn,
                     match_id,
                     expected_seq,
@@ -305,16 +307,16 @@ class EventStore:
                     head=head,
                 )
                 if close:
-                    self._log_close(conn, match_id, stored)
+                    self._log_close(conn, match_id)
         except (VersionConflict, IntegrityError) as error:
             self._explain_failure(error, match_id, expected_seq, idempotency_key, request_digest)
         self._appended(match_id, stored)
         return stored
 
     def appends_on_loop(self) -> bool:
-        """Whether :meth:`append_async` can record anything on the running event loop (on
-        PostgreSQL, the loop :meth:`aopen` opened for): elsewhere it always says None."""
-        return self._async is not None and self._async.serves()
+        """Whether :meth:`append_async` can record anything on the running event loop (the
+        loop :meth:`aopen` opened for): elsewhere it always says None."""
+        return self._async.serves()
 
     async def append_async(
         self,
@@ -326,28 +328,21 @@ class EventStore:
         idempotency_key: str | None = None,
         request_digest: str | None = None,
     ) -> list[StoredEvent] | None:
-        """:meth:`append` (no close) awaited on the event loop, on PostgreSQL when ``head`` is
-        known (``events.pg_async``), on the loop :meth:`aopen` opened for. None, with nothing
-        written, when this path cannot record the batch: on SQLite, on another loop, without a
-        head, when the claim is refused or the idempotency key is recorded already (call
-        :meth:`append`, which explains the refusal or finds the replay). A lost connection
-        raises ``OperationalError`` as :meth:`append` does."""
-        if self._async is None or not self.appends_on_loop() or head is None or expected_seq < 1:
+        """:meth:`append` (no close) awaited on the event loop :meth:`aopen` opened for, when
+        ``head`` is known: PostgreSQL's statement over an async connection
+        (``events.pg_async``), SQLite's through its writer thread (``events.sqlite_async``).
+        None, with nothing written, when this path cannot record the batch: on another loop,
+        without a head, when the claim is refused or the idempotency key is recorded already
+        (call :meth:`append`, which explains the refusal or finds the replay). A lost
+        connection or a failed transaction raises ``OperationalError`` as :meth:`append`
+        does. The append callbacks run as after :meth:`append`."""
+        if not self.appends_on_loop() or head is None or expected_seq < 1:
             return None
         _check_append(match_id, events, idempotency_key)
-        try:
-            stored = await self._async.append(
-                match_id, expected_seq, events, now=self._now(), head=head,
-                idempotency_key=idempotency_key, request_digest=request_digest,
-                origin=self.origin,
-            )  # fmt: skip
-        except psycopg.OperationalError as error:
-            raise OperationalError("append", None, error) from error
-        except psycopg.Error:
-            return None  # refused whole (a recorded key): nothing written; append will say why
-        if stored is not None:
-            self._appended(match_id, stored)
-        return stored
+        return await self._async.append(
+            match_id, expected_seq, events, now=self._now(), head=head,
+            idempotency_key=idempotency_key, request_digest=request_digest,
+        )  # fmt: skip
 
     def on_append(self, callback: Callable[[str, list[StoredEvent]], None]) -> None:
         """Call ``callback(match_id, stored)`` after every append this store instance commits,

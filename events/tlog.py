@@ -83,11 +83,6 @@ def match_leaf(match: MatchRecord, events: Sequence[StoredEvent]) -> bytes:
     )
 
 
-Notice = tuple[str, str]
-"""A PostgreSQL NOTIFY (channel, payload) sent by the statement that reads the log's size: one
-round trip less for a close."""
-
-
 def lock(conn: Connection) -> None:
     """Serialise leaf appends until commit (SQLite's write transaction already does): on
     PostgreSQL by the global-position counter's row, which every append of events holds from
@@ -99,15 +94,10 @@ def lock(conn: Connection) -> None:
         conn.exec_driver_sql("SELECT 1 FROM positions WHERE id = 1 FOR UPDATE")
 
 
-def size(conn: Connection, notice: Notice | None = None) -> int:
-    """The log's size; on PostgreSQL, ``notice`` is sent by the same statement (delivered at
-    commit, as any NOTIFY). Read after :func:`lock` (or a claim of positions), in a statement
-    of its own, so that its snapshot sees every leaf committed before."""
-    if notice is not None and conn.dialect.name == "postgresql":
-        sql = "SELECT (SELECT max(idx) FROM tlog_leaves), pg_notify(%s, %s)"
-        last = conn.exec_driver_sql(sql, notice).scalar()
-    else:
-        last = conn.execute(select(func.max(tlog_leaves.c.idx))).scalar_one()
+def size(conn: Connection) -> int:
+    """The log's size. Read after :func:`lock` (or a claim of positions), in a statement of its
+    own, so that its snapshot sees every leaf committed before."""
+    last = conn.execute(select(func.max(tlog_leaves.c.idx))).scalar_one()
     return 0 if last is None else int(last) + 1
 
 
@@ -139,15 +129,14 @@ def append_reading(
     match_id: str | None,
     leaf: bytes,
     recorded_at: datetime,
-    notice: Notice | None = None,
     locked: bool = False,
 ) -> tuple[int, merkle.NodeMap]:
     """:func:`append`, answering also the nodes the new tree's root needs (read in the same
-    query as those the append needs: a close signs the new root at once); ``notice``: see
-    :func:`size`; ``locked``: the transaction holds the lock already (see :func:`lock`)."""
+    query as those the append needs: a close signs the new root at once); ``locked``: the
+    transaction holds the lock already (see :func:`lock`)."""
     if not locked:
         lock(conn)
-    index = size(conn, notice)
+    index = size(conn)
     hashed = merkle.leaf_hash(leaf)
     wanted = [*merkle.nodes_for_append(index), *merkle.nodes_for_root(index + 1)]
     found = node_hashes(conn, wanted)
@@ -173,16 +162,13 @@ def append_match(
     match: MatchRecord,
     events: Sequence[StoredEvent],
     signer: Signer | None,
-    notice: Notice | None = None,
 ) -> int:
     """The closed match's leaf, and (with a signer) the checkpoint of the size it reaches. The
     transaction has claimed the positions of the match's events (a close, an import), so it
-    holds the log's lock (:func:`lock`); ``notice``: see :func:`size`."""
+    holds the log's lock (:func:`lock`)."""
     assert match.closed_at is not None
     leaf = match_leaf(match, events)
-    index, known = append_reading(
-        conn, "match", match.match_id, leaf, match.closed_at, notice, locked=True
-    )
+    index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at, locked=True)
     if signer is not None:
         store_checkpoint(conn, index + 1, signer, match.closed_at, known)
     return index

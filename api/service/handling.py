@@ -12,8 +12,10 @@ fold, so nothing is refused on a stale view. After the append the live fold move
 stored events (unless they reshape the past: a ruling, or an event before its horizon).
 
 The one twin: ``MatchService.execute_async`` first tries a game command on the event loop
-with PostgreSQL's async append (``events.pg_async``), and hands anything it cannot finish
-there to this handler in the thread pool (see its docstring and ``docs/scaling.md``).
+with the store's append awaited there (PostgreSQL's async connections, ``events.pg_async``;
+SQLite's writer thread with group commit, ``events.sqlite_async``), and hands anything it
+cannot finish there to this handler in the thread pool (see its docstring and
+``docs/scaling.md``).
 """
 
 from __future__ import annotations

@@ -325,7 +325,7 @@ class MatchService:
     ) -> Acted | None:
         """The first try of :meth:`_attempt` without any store read; None when it would need
         one (or the rules refuse, which a fresh read may change, as may a replay), when the
-        store cannot append on the loop (SQLite: nothing is decided here, to be decided again
+        store cannot append on this loop (nothing is decided here then, to be decided again
         in the thread pool) or the append was refused."""
         if not self.store.appends_on_loop():
             return None

@@ -298,9 +298,9 @@ def test_a_database_that_does_not_answer_is_a_503_and_a_keyed_retry_records_once
         else engine.url.set(port=1)  # nothing listens there
     )
     store.engine = make_engine(gone)
-    # PostgreSQL's async appends (events.pg_async) reach the same server: cut them too, and a
-    # command goes the engine's way (the async side's own loss: tests/store/test_append_async.py)
-    monkeypatch.setattr(store, "_async", None)
+    # the appends awaited on the loop (events.pg_async) reach the same server: leave them out,
+    # and a command goes the engine's way (their own loss: tests/store/test_append_async.py)
+    monkeypatch.setattr(store, "appends_on_loop", lambda: False)
     headers = api.auth(api.token("beta")) | {"Idempotency-Key": "retry-me"}
     url = f"/matches/{api.match_id}/commands"
     try:

@@ -1,0 +1,243 @@
+"""SQLite's appends awaited on the event loop go through one writer thread that commits every
+append waiting for it in one transaction (``events.sqlite_async``): each append in a savepoint
+of its own, so a refused one writes nothing and leaves the others of its group recorded; a
+failed transaction answers every append of the group with its error; each is answered only
+after the commit; closing answers every append handed over first."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection
+from sqlalchemy.exc import OperationalError
+
+from events import EventStore, StoredEvent, verify_chain
+from events.migrate import upgrade
+from events.sqlite_async import SqliteAppends
+from tests.store.support import event, new_match
+from tests.store.test_append_async import head, started
+from tests.support import loops
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[EventStore]:
+    url = f"sqlite:///{tmp_path / 'group.sqlite3'}"
+    upgrade(url)
+    store = EventStore.from_url(url)
+    yield store
+    store.dispose()
+
+
+class Counted:
+    """The store's write transactions, counted, with a gate that holds the writer back until
+    the test has handed over every append."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.transactions = 0
+        self.gate = threading.Event()
+        self.fail = False
+
+    @contextmanager
+    def writer(self) -> Iterator[Connection]:
+        self.gate.wait(10)
+        self.transactions += 1
+        with self.store._writer() as conn:
+            yield conn
+            if self.fail:
+                raise OperationalError("COMMIT", None, Exception("disk I/O error"))
+
+
+def counted(store: EventStore, monkeypatch: pytest.MonkeyPatch) -> Counted:
+    gate = Counted(store)
+    monkeypatch.setattr(store, "_async", SqliteAppends(gate.writer, store._appended))
+    return gate
+
+
+def test_appends_waiting_together_commit_in_one_transaction_and_each_is_answered(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten matches, one append each, handed over while the writer is held: at most two
+    transactions (the first append may have been taken alone before the rest came), every
+    append recorded as ``append`` records it, positions gap-free in the order handed over."""
+    store = sqlite_store
+    started_ = [started(store) for _ in range(10)]
+    gate = counted(store, monkeypatch)
+    handed: list[str] = []
+    store.on_append(lambda match_id, _: handed.append(match_id))
+
+    async def work() -> list[list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            tasks = [
+                asyncio.create_task(
+                    store.append_async(m, b[-1].seq, [event(1), event(2)], head=head(b))
+                )
+                for m, b in started_
+            ]
+            await asyncio.sleep(0.05)  # every task has handed its append over
+            gate.gate.set()
+            return await asyncio.gather(*tasks)
+        finally:
+            await store.aclose()
+
+    answers = loops.run(work())
+
+    assert gate.transactions <= 2
+    assert all(a is not None and [e.seq for e in a] == [2, 3] for a in answers)
+    positions = [e.position for a in answers if a is not None for e in a]
+    assert positions == list(range(positions[0], positions[0] + 20))
+    for (match_id, _), answer in zip(started_, answers, strict=True):
+        read = store.read(match_id)
+        assert read[-2:] == answer and verify_chain(read).ok
+    assert sorted(handed) == sorted(m for m, _ in started_)
+
+
+def test_a_refused_append_in_a_group_writes_nothing_and_leaves_the_others_recorded(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sqlite_store
+    (a, a0), (b, b0), (c, _) = (started(store) for _ in range(3))
+    keyed = store.append(c, 1, [event(1)], idempotency_key="k", request_digest="d")
+    store.append(b, 1, [event(1)])  # another writer moved b on
+    gate = counted(store, monkeypatch)
+
+    async def work() -> list[list[StoredEvent] | None]:
+        await store.aopen()
+        keyed_again = store.append_async(
+            c, 2, [event(2)], head=head(keyed), idempotency_key="k", request_digest="d"
+        )
+        try:
+            tasks = [
+                asyncio.create_task(store.append_async(a, 1, [event(2)], head=head(a0))),
+                asyncio.create_task(store.append_async(b, 1, [event(2)], head=head(b0))),
+                asyncio.create_task(keyed_again),
+                asyncio.create_task(store.append_async(a, 1, [event(3)], head=head(a0))),
+            ]
+            await asyncio.sleep(0.05)
+            gate.gate.set()
+            return await asyncio.gather(*tasks)
+        finally:
+            await store.aclose()
+
+    first_a, stale_b, replayed_c, second_a = loops.run(work())
+
+    assert first_a is not None and [e.payload["n"] for e in store.read(a)] == [0, 2]
+    assert stale_b is None and replayed_c is None and second_a is None
+    assert [e.payload["n"] for e in store.read(b)] == [0, 1]
+    assert [e.payload["n"] for e in store.read(c)] == [0, 1] and store.last_seq(c) == 2
+    every = store.read_after(0)
+    assert [e.position for e in every] == list(range(1, len(every) + 1))
+
+
+def test_a_failed_transaction_answers_each_append_of_its_group_and_writes_nothing(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sqlite_store
+    (a, a0), (b, b0) = started(store), started(store)
+    gate = counted(store, monkeypatch)
+    gate.fail = True
+    handed: list[str] = []
+    store.on_append(lambda match_id, _: handed.append(match_id))
+
+    async def work() -> list[BaseException | list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            tasks = [
+                asyncio.create_task(store.append_async(m, 1, [event(1)], head=head(h)))
+                for m, h in ((a, a0), (b, b0))
+            ]
+            await asyncio.sleep(0.05)
+            gate.gate.set()
+            return await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            await store.aclose()
+
+    answers = loops.run(work())
+
+    assert all(isinstance(answer, OperationalError) for answer in answers)
+    assert store.last_seq(a) == 1 and store.last_seq(b) == 1 and handed == []
+
+
+def test_closing_answers_every_append_handed_over_first(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = sqlite_store
+    match_id, before = started(store)
+    gate = counted(store, monkeypatch)
+
+    async def work() -> list[StoredEvent] | None:
+        await store.aopen()
+        task = asyncio.create_task(store.append_async(match_id, 1, [event(1)], head=head(before)))
+        await asyncio.sleep(0.05)
+        gate.gate.set()
+        await store.aclose()
+        assert task.done()
+        return task.result()
+
+    stored = loops.run(work())
+
+    assert stored is not None and store.read(match_id)[-1:] == stored
+
+
+def test_an_answer_for_a_request_gone_is_still_recorded_and_handed_on(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request cancelled while its append waits: the append is recorded (as on PostgreSQL,
+    where the statement was sent) and the append callbacks still run, so live streams and
+    checkpoints hear of it."""
+    store = sqlite_store
+    match_id, before = started(store)
+    gate = counted(store, monkeypatch)
+    handed: list[int] = []
+    store.on_append(lambda _, stored: handed.extend(e.seq for e in stored))
+
+    async def work() -> None:
+        await store.aopen()
+        try:
+            task = asyncio.create_task(
+                store.append_async(match_id, 1, [event(1)], head=head(before))
+            )
+            await asyncio.sleep(0.05)
+            task.cancel()
+            gate.gate.set()
+        finally:
+            await store.aclose()
+
+    loops.run(work())
+
+    assert store.last_seq(match_id) == 2 and handed == [2]
+
+
+def test_appends_of_one_match_in_one_group_chain_on_each_other(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two appends of the same match in one group, the second after the first's seq and
+    hash: both recorded, one chain (a savepoint sees what the group wrote before it)."""
+    store = sqlite_store
+    match_id = new_match(store)
+    first = store.append(match_id, 0, [event(0)])
+    gate = counted(store, monkeypatch)
+
+    async def work() -> tuple[list[StoredEvent] | None, list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            one = asyncio.create_task(store.append_async(match_id, 1, [event(1)], head=head(first)))
+            await asyncio.sleep(0.02)
+            gate.gate.set()
+            got = await one
+            assert got is not None
+            two = await store.append_async(match_id, 2, [event(2)], head=head(got))
+            return got, two
+        finally:
+            await store.aclose()
+
+    one, two = loops.run(work())
+
+    assert one is not None and two is not None
+    assert verify_chain(store.read(match_id)).ok and store.last_seq(match_id) == 3
