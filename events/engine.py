@@ -29,9 +29,9 @@ from urllib.parse import quote
 
 import msgspec
 import orjson
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 from sqlalchemy.engine import URL, Dialect, make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DisconnectionError, OperationalError
 
 WRITE = "store_write"
 # Connections a PostgreSQL engine keeps open by default (``ADJUDICATOR_DB_POOL_SIZE``): enough
@@ -206,3 +206,25 @@ def _on_sqlite_connect(
 def _on_sqlite_begin(connection: Connection) -> None:
     writer = connection.get_execution_options().get(WRITE, False)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+
+def begin_now(conn: Connection) -> RootTransaction | None:
+    """SQLite's write transaction on ``conn`` (a writer), begun only if no other process
+    writes: None at once where ``BEGIN IMMEDIATE`` would wait in the busy handler. For the
+    event loop, which must never wait for a lock (``events.sqlite_async``)."""
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    driver.execute("PRAGMA busy_timeout=0").close()
+    try:
+        return conn.begin()
+    except OperationalError as error:
+        if _busy(error):
+            return None
+        raise
+    finally:
+        driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}").close()
+
+
+def _busy(error: OperationalError) -> bool:
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
@@ -18,7 +18,7 @@ from events import matches as match_queries
 from events import rows, tlog
 from events.appending import append_batch, insert_sealed
 from events.chain import verify_chain
-from events.engine import POOL_SIZE, WRITE, make_engine
+from events.engine import POOL_SIZE, WRITE, begin_now, make_engine
 from events.envelope import NewEvent, StoredEvent
 from events.errors import (
     DuplicateToken,
@@ -59,15 +59,13 @@ class EventStore:
         # try) and made a command's p99 under 8 clients a quarter of a second. Writers in
         # other processes still wait in the busy handler (``events.engine.BUSY_TIMEOUT_MS``).
         sqlite = engine.dialect.name == "sqlite"
-        self._write_turn: AbstractContextManager[object] = (
-            threading.RLock() if sqlite else nullcontext()
-        )
+        self._write_turn = threading.RLock() if sqlite else None
         self._async: AsyncAppends | SqliteAppends
         if engine.dialect.name == "postgresql":
             size = engine.pool.size()  # type: ignore[attr-defined]
             self._async = AsyncAppends(engine.url, size, self.origin, self._appended)
         else:
-            self._async = SqliteAppends(self._writer, self._appended)
+            self._async = SqliteAppends(self._writer_now, self._appended)
 
     @classmethod
     def from_url(
@@ -85,7 +83,7 @@ class EventStore:
     async def aopen(self) -> None:
         """Open the appends awaited on the running event loop, the one that serves requests
         (:meth:`append_async` on any other loop returns None): PostgreSQL's async connections,
-        SQLite's writer thread. At the app's start."""
+        SQLite's group commit. At the app's start."""
         await self._async.open()
 
     async def aclose(self) -> None:
@@ -99,10 +97,32 @@ class EventStore:
 
     @contextmanager
     def _writer(self) -> Iterator[Connection]:
-        with self._write_turn, self.engine.connect() as conn:
+        with self._write_turn or nullcontext(), self.engine.connect() as conn:
             conn.execution_options(**{WRITE: True})
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _writer_now(self) -> Iterator[Connection | None]:
+        """SQLite's write transaction if it begins without waiting; None when another thread
+        of this process holds the write turn or another process writes (for the event loop,
+        which tries again later rather than wait: ``events.sqlite_async``)."""
+        turn = self._write_turn
+        assert turn is not None, "SQLite only"
+        if not turn.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with self.engine.connect() as conn:
+                conn.execution_options(**{WRITE: True})
+                transaction = begin_now(conn)
+                if transaction is None:
+                    yield None
+                    return
+                with transaction:
+                    yield conn
+        finally:
+            turn.release()
 
     @property
     def _append(self) -> Appender:
@@ -330,7 +350,7 @@ class EventStore:
     ) -> list[StoredEvent] | None:
         """:meth:`append` (no close) awaited on the event loop :meth:`aopen` opened for, when
         ``head`` is known: PostgreSQL's statement over an async connection
-        (``events.pg_async``), SQLite's through its writer thread (``events.sqlite_async``).
+        (``events.pg_async``), SQLite's group commit on the loop (``events.sqlite_async``).
         None, with nothing written, when this path cannot record the batch: on another loop,
         without a head, when the claim is refused or the idempotency key is recorded already
         (call :meth:`append`, which explains the refusal or finds the replay). A lost

@@ -13,7 +13,7 @@ stored events (unless they reshape the past: a ruling, or an event before its ho
 
 The one twin: ``MatchService.execute_async`` first tries a game command on the event loop
 with the store's append awaited there (PostgreSQL's async connections, ``events.pg_async``;
-SQLite's writer thread with group commit, ``events.sqlite_async``), and hands anything it
+SQLite's group commit on the loop, ``events.sqlite_async``), and hands anything it
 cannot finish there to this handler in the thread pool (see its docstring and
 ``docs/scaling.md``).
 """

@@ -1,12 +1,15 @@
-"""SQLite's appends awaited on the event loop go through one writer thread that commits every
-append waiting for it in one transaction (``events.sqlite_async``): each append in a savepoint
-of its own, so a refused one writes nothing and leaves the others of its group recorded; a
-failed transaction answers every append of the group with its error; each is answered only
-after the commit; closing answers every append handed over first."""
+"""SQLite's appends awaited on the event loop are committed there in groups
+(``events.sqlite_async``): every append handed over while the loop ran other callbacks, or while
+the write transaction could not begin, in one transaction; each append in a savepoint of its
+own, so a refused one writes nothing and leaves the others of its group recorded; a failed
+transaction answers every append of the group with its error; each is answered only after the
+commit; closing answers every append handed over first. The loop never waits for a lock: while
+another thread holds the store's write turn, or another process writes, it goes on serving."""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +20,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import OperationalError
 
 from events import EventStore, StoredEvent, verify_chain
+from events.engine import BUSY_TIMEOUT_MS
 from events.migrate import upgrade
 from events.sqlite_async import SqliteAppends
 from tests.store.support import event, new_match
@@ -34,20 +38,20 @@ def sqlite_store(tmp_path: Path) -> Iterator[EventStore]:
 
 
 class Counted:
-    """The store's write transactions, counted, with a gate that holds the writer back until
-    the test has handed over every append."""
+    """The store's write transactions begun, counted; ``fail`` makes each fail at its end."""
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.transactions = 0
-        self.gate = threading.Event()
         self.fail = False
 
     @contextmanager
-    def writer(self) -> Iterator[Connection]:
-        self.gate.wait(10)
-        self.transactions += 1
-        with self.store._writer() as conn:
+    def writer(self) -> Iterator[Connection | None]:
+        with self.store._writer_now() as conn:
+            if conn is None:
+                yield None
+                return
+            self.transactions += 1
             yield conn
             if self.fail:
                 raise OperationalError("COMMIT", None, Exception("disk I/O error"))
@@ -59,6 +63,29 @@ def counted(store: EventStore, monkeypatch: pytest.MonkeyPatch) -> Counted:
     return gate
 
 
+class Held:
+    """The store's write turn held by another thread (as a ruling's transaction would hold
+    it) until :meth:`release`: the loop's appends gather meanwhile."""
+
+    def __init__(self, store: EventStore) -> None:
+        turn = store._write_turn
+        assert turn is not None
+        taken, self._go = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with turn:
+                taken.set()
+                self._go.wait(10)
+
+        self._thread = threading.Thread(target=hold)
+        self._thread.start()
+        taken.wait(10)
+
+    def release(self) -> None:
+        self._go.set()
+        self._thread.join()
+
+
 def test_appends_waiting_together_commit_in_one_transaction_and_each_is_answered(
     sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -68,6 +95,7 @@ def test_appends_waiting_together_commit_in_one_transaction_and_each_is_answered
     store = sqlite_store
     started_ = [started(store) for _ in range(10)]
     gate = counted(store, monkeypatch)
+    held = Held(store)
     handed: list[str] = []
     store.on_append(lambda match_id, _: handed.append(match_id))
 
@@ -81,7 +109,7 @@ def test_appends_waiting_together_commit_in_one_transaction_and_each_is_answered
                 for m, b in started_
             ]
             await asyncio.sleep(0.05)  # every task has handed its append over
-            gate.gate.set()
+            held.release()
             return await asyncio.gather(*tasks)
         finally:
             await store.aclose()
@@ -105,7 +133,8 @@ def test_a_refused_append_in_a_group_writes_nothing_and_leaves_the_others_record
     (a, a0), (b, b0), (c, _) = (started(store) for _ in range(3))
     keyed = store.append(c, 1, [event(1)], idempotency_key="k", request_digest="d")
     store.append(b, 1, [event(1)])  # another writer moved b on
-    gate = counted(store, monkeypatch)
+
+    held = Held(store)
 
     async def work() -> list[list[StoredEvent] | None]:
         await store.aopen()
@@ -120,7 +149,7 @@ def test_a_refused_append_in_a_group_writes_nothing_and_leaves_the_others_record
                 asyncio.create_task(store.append_async(a, 1, [event(3)], head=head(a0))),
             ]
             await asyncio.sleep(0.05)
-            gate.gate.set()
+            held.release()
             return await asyncio.gather(*tasks)
         finally:
             await store.aclose()
@@ -141,6 +170,7 @@ def test_a_failed_transaction_answers_each_append_of_its_group_and_writes_nothin
     store = sqlite_store
     (a, a0), (b, b0) = started(store), started(store)
     gate = counted(store, monkeypatch)
+    held = Held(store)
     gate.fail = True
     handed: list[str] = []
     store.on_append(lambda match_id, _: handed.append(match_id))
@@ -153,7 +183,7 @@ def test_a_failed_transaction_answers_each_append_of_its_group_and_writes_nothin
                 for m, h in ((a, a0), (b, b0))
             ]
             await asyncio.sleep(0.05)
-            gate.gate.set()
+            held.release()
             return await asyncio.gather(*tasks, return_exceptions=True)
         finally:
             await store.aclose()
@@ -164,21 +194,21 @@ def test_a_failed_transaction_answers_each_append_of_its_group_and_writes_nothin
     assert store.last_seq(a) == 1 and store.last_seq(b) == 1 and handed == []
 
 
-def test_closing_answers_every_append_handed_over_first(
-    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_closing_answers_every_append_handed_over_first(sqlite_store: EventStore) -> None:
+    """The append waits for a busy write turn; closing, as soon as the turn is free, commits
+    and answers it (the wait for the next try is dropped with the rest)."""
     store = sqlite_store
     match_id, before = started(store)
-    gate = counted(store, monkeypatch)
+    held = Held(store)
 
     async def work() -> list[StoredEvent] | None:
         await store.aopen()
         task = asyncio.create_task(store.append_async(match_id, 1, [event(1)], head=head(before)))
         await asyncio.sleep(0.05)
-        gate.gate.set()
+        assert not task.done()
+        held.release()
         await store.aclose()
-        assert task.done()
-        return task.result()
+        return await asyncio.wait_for(task, 5)
 
     stored = loops.run(work())
 
@@ -186,14 +216,14 @@ def test_closing_answers_every_append_handed_over_first(
 
 
 def test_an_answer_for_a_request_gone_is_still_recorded_and_handed_on(
-    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+    sqlite_store: EventStore,
 ) -> None:
     """A request cancelled while its append waits: the append is recorded (as on PostgreSQL,
     where the statement was sent) and the append callbacks still run, so live streams and
     checkpoints hear of it."""
     store = sqlite_store
     match_id, before = started(store)
-    gate = counted(store, monkeypatch)
+    held = Held(store)
     handed: list[int] = []
     store.on_append(lambda _, stored: handed.extend(e.seq for e in stored))
 
@@ -205,7 +235,7 @@ def test_an_answer_for_a_request_gone_is_still_recorded_and_handed_on(
             )
             await asyncio.sleep(0.05)
             task.cancel()
-            gate.gate.set()
+            held.release()
         finally:
             await store.aclose()
 
@@ -214,22 +244,20 @@ def test_an_answer_for_a_request_gone_is_still_recorded_and_handed_on(
     assert store.last_seq(match_id) == 2 and handed == [2]
 
 
-def test_appends_of_one_match_in_one_group_chain_on_each_other(
-    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_appends_of_one_match_in_one_group_chain_on_each_other(sqlite_store: EventStore) -> None:
     """Two appends of the same match in one group, the second after the first's seq and
     hash: both recorded, one chain (a savepoint sees what the group wrote before it)."""
     store = sqlite_store
     match_id = new_match(store)
     first = store.append(match_id, 0, [event(0)])
-    gate = counted(store, monkeypatch)
+    held = Held(store)
 
     async def work() -> tuple[list[StoredEvent] | None, list[StoredEvent] | None]:
         await store.aopen()
         try:
             one = asyncio.create_task(store.append_async(match_id, 1, [event(1)], head=head(first)))
             await asyncio.sleep(0.02)
-            gate.gate.set()
+            held.release()
             got = await one
             assert got is not None
             two = await store.append_async(match_id, 2, [event(2)], head=head(got))
@@ -241,3 +269,76 @@ def test_appends_of_one_match_in_one_group_chain_on_each_other(
 
     assert one is not None and two is not None
     assert verify_chain(store.read(match_id)).ok and store.last_seq(match_id) == 3
+
+
+async def _ticks_while(task: asyncio.Task[object], seconds: float) -> int:
+    """How many 1 ms sleeps the loop served in ``seconds`` while ``task`` waited."""
+    ticks, end = 0, asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < end:
+        await asyncio.sleep(0.001)
+        ticks += 1
+    assert not task.done()
+    return ticks
+
+
+def test_the_loop_goes_on_serving_while_another_thread_holds_the_write_turn(
+    sqlite_store: EventStore,
+) -> None:
+    """A ruling's transaction in the thread pool holds the write turn: the loop's append
+    waits for it without blocking the loop, and is recorded once the turn is free."""
+    store = sqlite_store
+    match_id, before = started(store)
+    held = Held(store)
+
+    async def work() -> tuple[int, list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            task = asyncio.create_task(
+                store.append_async(match_id, 1, [event(1)], head=head(before))
+            )
+            ticks = await _ticks_while(task, 0.2)
+            held.release()
+            return ticks, await asyncio.wait_for(task, 5)
+        finally:
+            await store.aclose()
+
+    ticks, stored = loops.run(work())
+
+    assert ticks >= 50  # about 150 on an idle machine; a blocked loop serves none
+    assert stored is not None and store.read(match_id)[-1:] == stored
+
+
+def test_the_loop_goes_on_serving_while_another_process_writes(
+    sqlite_store: EventStore, tmp_path: Path
+) -> None:
+    """Another process holds SQLite's write lock (here: another connection in ``BEGIN
+    IMMEDIATE``): the append does not wait in the busy handler on the loop; it is recorded
+    after that writer commits, and the store's connections keep their busy timeout."""
+    store = sqlite_store
+    match_id, before = started(store)
+    other = sqlite3.connect(
+        tmp_path / "group.sqlite3", isolation_level=None, check_same_thread=False
+    )
+    other.execute("BEGIN IMMEDIATE")
+
+    async def work() -> tuple[int, list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            task = asyncio.create_task(
+                store.append_async(match_id, 1, [event(1)], head=head(before))
+            )
+            ticks = await _ticks_while(task, 0.2)
+            other.execute("COMMIT")
+            return ticks, await asyncio.wait_for(task, 5)
+        finally:
+            await store.aclose()
+
+    try:
+        ticks, stored = loops.run(work())
+    finally:
+        other.close()
+
+    assert ticks >= 50
+    assert stored is not None and store.read(match_id)[-1:] == stored
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS
