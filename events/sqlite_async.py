@@ -47,7 +47,7 @@ from events.errors import MatchClosed, UnknownMatch, VersionConflict
 GROUP_MAX = 64
 """The most appends one transaction commits together."""
 
-MIN_WAIT, MAX_WAIT = 0.001, 0.05
+MIN_WAIT, MAX_WAIT = 0.0005, 0.005
 """The first wait before trying a busy write transaction again, and the longest (seconds)."""
 
 _REFUSED = (VersionConflict, MatchClosed, UnknownMatch, IntegrityError)
