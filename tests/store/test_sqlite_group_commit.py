@@ -342,3 +342,32 @@ def test_the_loop_goes_on_serving_while_another_process_writes(
     assert stored is not None and store.read(match_id)[-1:] == stored
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS
+
+
+def test_appends_handed_over_in_the_passes_that_follow_join_the_group(
+    sqlite_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three requests reach their appends one pass of the loop after another: the group waits
+    for them (it is committed at the first pass that hands over nothing new), one commit."""
+    store = sqlite_store
+    started_ = [started(store) for _ in range(3)]
+    gate = counted(store, monkeypatch)
+
+    async def after_passes(passes: int, match_id: str, before: list[StoredEvent]) -> object:
+        for _ in range(passes):
+            await asyncio.sleep(0)
+        return await store.append_async(match_id, 1, [event(1)], head=head(before))
+
+    async def work() -> list[object]:
+        await store.aopen()
+        try:
+            return await asyncio.gather(
+                *(after_passes(i, m, b) for i, (m, b) in enumerate(started_))
+            )
+        finally:
+            await store.aclose()
+
+    answers = loops.run(work())
+
+    assert all(answer is not None for answer in answers)
+    assert gate.transactions == 1
