@@ -25,8 +25,11 @@ http_sqlite``).
 The loop never waits for a lock: the group begins only when the store's write turn is free
 and no other process writes (``EventStore._writer_now``, ``events.engine.begin_now``);
 otherwise the appends stay gathered and the loop tries again after a short wait that doubles
-up to ``MAX_WAIT`` seconds, while it serves other requests; after as long as any writer waits
-for SQLite's lock (``events.engine.BUSY_TIMEOUT_MS``) they fail as such a writer would.
+up to ``MAX_WAIT`` seconds, while it serves other requests. Once a group has waited
+``INSIST_AFTER`` seconds, it insists: the threads' writers that come next let it take the turn
+first, so writers in the thread pool, back to back, cannot starve it. After as long as any
+writer waits for SQLite's lock (``events.engine.BUSY_TIMEOUT_MS``) the group fails as such a
+writer would.
 
 The store's append callbacks run on the loop, right after the commit, as
 :meth:`~events.store.EventStore.append` runs them after its own: a request cancelled while
@@ -36,6 +39,7 @@ its append waited still wakes the live streams and the checkpoints.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -50,6 +54,8 @@ from events.engine import BUSY_TIMEOUT_MS
 from events.envelope import NewEvent, StoredEvent
 from events.errors import MatchClosed, UnknownMatch, VersionConflict
 
+log = logging.getLogger(__name__)
+
 GROUP_MAX = 64
 """The most appends one transaction commits together."""
 
@@ -58,6 +64,9 @@ GATHER_PASSES = 3
 
 MIN_WAIT, MAX_WAIT = 0.0005, 0.005
 """The first wait before trying a busy write transaction again, and the longest (seconds)."""
+
+INSIST_AFTER = 0.01
+"""After this long waiting for the write turn, a group makes the threads' writers let it first."""
 
 _REFUSED = (VersionConflict, MatchClosed, UnknownMatch, IntegrityError)
 """What refuses one append of a group (nothing of it written): the claim, or a recorded key."""
@@ -80,12 +89,12 @@ class _Append:
 class SqliteAppends:
     """Appends committed in groups on the one event loop they were opened on (:meth:`open`, at
     the app's start, and :meth:`close`, at its end). ``writer`` opens the store's write
-    transaction if it can begin at once (else yields None); ``appended(match_id, stored)``
-    runs after a commit."""
+    transaction if it can begin at once (else yields None; given True, it makes the threads'
+    writers let the loop go first); ``appended(match_id, stored)`` runs after a commit."""
 
     def __init__(
         self,
-        writer: Callable[[], AbstractContextManager[Connection | None]],
+        writer: Callable[[bool], AbstractContextManager[Connection | None]],
         appended: Callable[[str, list[StoredEvent]], None],
     ) -> None:
         self._writer = writer
@@ -187,7 +196,7 @@ class SqliteAppends:
         if not group:
             return
         try:
-            with self._writer() as conn:
+            with self._writer(self._insisting()) as conn:
                 results = None if conn is None else [_in_savepoint(conn, job) for job in group]
         except Exception as error:  # the whole transaction failed: every append hears it
             self._fail(group, error)
@@ -219,6 +228,15 @@ class SqliteAppends:
         self._wait = min(MAX_WAIT, max(MIN_WAIT, 2 * self._wait))
         self._schedule(self._wait)
 
+    def _insisting(self) -> bool:
+        """Whether the group has waited ``INSIST_AFTER`` seconds or more for the write turn."""
+        since = self._busy_since
+        return (
+            since is not None
+            and self._loop is not None
+            and (self._loop.time() - since >= INSIST_AFTER)
+        )
+
     def _fail(self, group: list[_Append], error: BaseException) -> None:
         self._busy_since = None
         self._wait = 0.0
@@ -228,11 +246,12 @@ class SqliteAppends:
     def _settle(self, group: list[_Append], results: list[list[StoredEvent] | None]) -> None:
         """Each append of a committed group handed on and answered."""
         for job, stored in zip(group, results, strict=True):
-            try:
-                if stored is not None:
+            if stored is not None:
+                try:
                     self._appended(job.match_id, stored)
-            finally:
-                _answer(job.future, stored, None)
+                except Exception:  # recorded all the same: the others still hear of theirs
+                    log.exception("append callback failed for match %s (recorded)", job.match_id)
+            _answer(job.future, stored, None)
 
 
 def _in_savepoint(conn: Connection, job: _Append) -> list[StoredEvent] | None:

@@ -38,6 +38,9 @@ from events.tables import operator_tokens
 from events.transparency.note import Signer
 
 Clock = Callable[[], datetime]
+
+LOOP_FIRST = 0.05
+"""The longest a thread's SQLite writer lets the event loop's appends take the turn first."""
 Appender = Callable[..., list[StoredEvent]]
 
 
@@ -60,6 +63,10 @@ class EventStore:
         # other processes still wait in the busy handler (``events.engine.BUSY_TIMEOUT_MS``).
         sqlite = engine.dialect.name == "sqlite"
         self._write_turn = threading.RLock() if sqlite else None
+        self._threads_go = threading.Event()
+        """Cleared while the event loop's appends insist on the write turn (they waited for it
+        long, ``_writer_now``): the threads' writers let the loop take it first."""
+        self._threads_go.set()
         self._async: AsyncAppends | SqliteAppends
         if engine.dialect.name == "postgresql":
             size = engine.pool.size()  # type: ignore[attr-defined]
@@ -97,21 +104,28 @@ class EventStore:
 
     @contextmanager
     def _writer(self) -> Iterator[Connection]:
+        if self._write_turn is not None:  # the loop first, when it insists (at most LOOP_FIRST)
+            self._threads_go.wait(LOOP_FIRST)
         with self._write_turn or nullcontext(), self.engine.connect() as conn:
             conn.execution_options(**{WRITE: True})
             with conn.begin():
                 yield conn
 
     @contextmanager
-    def _writer_now(self) -> Iterator[Connection | None]:
+    def _writer_now(self, insist: bool = False) -> Iterator[Connection | None]:
         """SQLite's write transaction if it begins without waiting; None when another thread
         of this process holds the write turn or another process writes (for the event loop,
-        which tries again later rather than wait: ``events.sqlite_async``)."""
+        which tries again later rather than wait: ``events.sqlite_async``). ``insist``: the
+        threads' writers that come next wait (up to ``LOOP_FIRST`` seconds) until the loop has
+        had the turn, so back-to-back writers in the thread pool cannot starve it."""
         turn = self._write_turn
         assert turn is not None, "SQLite only"
         if not turn.acquire(blocking=False):
+            if insist:
+                self._threads_go.clear()
             yield None
             return
+        self._threads_go.set()
         try:
             with self.engine.connect() as conn:
                 conn.execution_options(**{WRITE: True})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,8 +47,8 @@ class Counted:
         self.fail = False
 
     @contextmanager
-    def writer(self) -> Iterator[Connection | None]:
-        with self.store._writer_now() as conn:
+    def writer(self, insist: bool) -> Iterator[Connection | None]:
+        with self.store._writer_now(insist) as conn:
             if conn is None:
                 yield None
                 return
@@ -371,3 +372,76 @@ def test_appends_handed_over_in_the_passes_that_follow_join_the_group(
 
     assert all(answer is not None for answer in answers)
     assert gate.transactions == 1
+
+
+def test_writers_of_the_thread_pool_back_to_back_do_not_starve_the_loop(
+    sqlite_store: EventStore,
+) -> None:
+    """A thread takes the store's write turn again the moment it lets it go, for two seconds:
+    the loop's append, which never waits for the turn, insists once it has waited a while,
+    and is recorded long before that thread stops."""
+    store = sqlite_store
+    match_id, before = started(store)
+    stop = threading.Event()
+
+    def writing() -> None:
+        while not stop.is_set():
+            with store._writer():
+                time.sleep(0.005)
+
+    thread = threading.Thread(target=writing)
+
+    async def work() -> float:
+        await store.aopen()
+        try:
+            thread.start()
+            await asyncio.sleep(0.05)
+            began = time.perf_counter()
+            stored = await asyncio.wait_for(
+                store.append_async(match_id, 1, [event(1)], head=head(before)), 2
+            )
+            assert stored is not None
+            return time.perf_counter() - began
+        finally:
+            stop.set()
+            await store.aclose()
+
+    try:
+        took = loops.run(work())
+    finally:
+        stop.set()
+        thread.join()
+
+    assert took < 0.5
+    assert store.last_seq(match_id) == 2
+
+
+def test_a_failing_append_callback_leaves_the_group_answered(
+    sqlite_store: EventStore,
+) -> None:
+    store = sqlite_store
+    (a, a0), (b, b0) = started(store), started(store)
+
+    def failing(match_id: str, _: list[StoredEvent]) -> None:
+        if match_id == a:
+            raise RuntimeError("a stream hub broke")
+
+    store.on_append(failing)
+
+    async def work() -> tuple[list[StoredEvent] | None, list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            return await asyncio.wait_for(
+                asyncio.gather(
+                    store.append_async(a, 1, [event(1)], head=head(a0)),
+                    store.append_async(b, 1, [event(1)], head=head(b0)),
+                ),
+                5,
+            )
+        finally:
+            await store.aclose()
+
+    answers = loops.run(work())
+
+    assert all(answer is not None for answer in answers)
+    assert store.last_seq(a) == 2 and store.last_seq(b) == 2
