@@ -96,6 +96,7 @@ class EventStore:
     async def aclose(self) -> None:
         """Close what :meth:`aopen` opened; at the app's end."""
         await self._async.close()
+        self._threads_go.set()  # no loop left to let first
 
     @contextmanager
     def _reader(self) -> Iterator[Connection]:
