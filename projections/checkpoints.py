@@ -40,7 +40,7 @@ import threading
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -207,12 +207,8 @@ class MatchFolds:
                 return found[1]
             start, state, done = self._resume_points(line, point)
         game, out = self.game, done[:start]
-        for k in range(start, len(line.facts)):
-            fact = line.facts[k]
-            state = game.evolve(game.advance(state, fact.at), fact)
-            out.append(point(game, state, fact))
-            if (k + 1) % self.every == 0:
-                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
+        walked = self._walk(line, start, len(line.facts), state)
+        out.extend(point(game, after, fact) for fact, after in walked)
         with self._lock:
             self._points[(n, point)] = (line.digests, out)
             while len(self._points) > POINTS:
@@ -282,13 +278,21 @@ class MatchFolds:
         self._apply(line, start, limit, state)
 
     def _apply(self, line: Line, start: int, stop: int, state: Any) -> Any:
+        after = state
+        for _, after in self._walk(line, start, stop, state):  # noqa: B007 (the last is kept)
+            pass
+        return after
+
+    def _walk(self, line: Line, start: int, stop: int, state: Any) -> Iterator[tuple[Fact, Any]]:
+        """The fold of ``line``'s facts from ``start`` up to ``stop``, begun at ``state``: each
+        fact with the state right after it. Every checkpoint it passes is kept."""
         game = self.game
         for k in range(start, stop):
             fact = line.facts[k]
             state = game.evolve(game.advance(state, fact.at), fact)
             if (k + 1) % self.every == 0:
                 self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
-        return state
+            yield fact, state
 
     def _keep(self, key: tuple[int, bytes], state: Any, store: bool = True) -> None:
         with self._lock:
