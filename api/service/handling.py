@@ -15,7 +15,8 @@ The one twin: ``MatchService.execute_async`` first tries a game command on the e
 with the store's append awaited there (PostgreSQL's async connections, ``events.pg_async``;
 SQLite's group commit on the loop, ``events.sqlite_async``), and hands anything it
 cannot finish there to this handler in the thread pool (see its docstring and
-``docs/scaling.md``).
+``docs/scaling.md``). Its equality property: ``tests/api/test_loop_twin.py`` (every request,
+table-driven and generated, answered and recorded alike both ways, on both backends).
 """
 
 from __future__ import annotations
