@@ -5,6 +5,7 @@ Functions of a store and the games (no HTTP here), shared by the routes and the 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -85,12 +86,14 @@ def log_checks_of(
 ) -> list[Check]:
     """The transparency log's checks of a closed match's export, against this service's keys
     (as ``adjudicator verify --key`` makes them offline). The export's bytes are built from
-    ``events`` (the match's, read once by the caller) and hashed, its proof line is the log's;
+    ``events`` (the match's, read once by the caller) and hashed, its proof line is the log's
+    (as ``split_log_proof`` reads the export: the digest covers every byte before that line);
     the events need not be parsed back from the text, which is theirs."""
     if events is None:
         events = store.read(match.match_id)
     text = record_text(match, events, reveal=True)
-    _, proof, digest = split_log_proof(text + (LogStore(store).trailer(match.match_id) or ""))
+    _, proof, _ = split_log_proof(LogStore(store).trailer(match.match_id) or "")  # its line alone
+    digest = None if proof is None else hashlib.sha256(text.encode()).hexdigest()
     header = make_header(
         match_id=match.match_id,
         game=match.game,
