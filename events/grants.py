@@ -39,8 +39,10 @@ GRANTS = (
     "GRANT SELECT, INSERT ON tlog_leaves, tlog_nodes, tlog_checkpoints, tlog_cosignatures"
     " TO {role}",
     "GRANT SELECT, INSERT, UPDATE (valid_until) ON signing_keys TO {role}",
-    "GRANT SELECT, INSERT ON fold_checkpoints TO {role}",  # the fold's stored checkpoints
-    "GRANT SELECT, INSERT, UPDATE ON fold_heads TO {role}",  # the live fold's stored head
+    # the fold's stored checkpoints and the live fold's stored head: caches of what the log
+    # folds to, whose rows of codecs no longer written the service deletes (FoldStore.prune)
+    "GRANT SELECT, INSERT, DELETE ON fold_checkpoints TO {role}",
+    "GRANT SELECT, INSERT, UPDATE, DELETE ON fold_heads TO {role}",
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
 )

@@ -6,8 +6,10 @@ position ``k`` on the timeline and the digest of the timeline's first ``k`` fact
 amendments), plus the *codec* that encoded it: the game's rules version, :data:`CODEC_VERSION`
 and a digest of the source of the game's package, the fold and the rulings. A change to the
 rules' code or to the state's shape therefore names a new codec, and old blobs are never
-decoded (they are simply never asked for again). A query uses a stored state only when its own
-timeline has exactly that prefix, as the in-memory lookup does, so nothing is served stale.
+decoded (they are never asked for again; a service deletes them when it starts, a few hundred
+rows a transaction: ``FoldStore.prune``, run before the start-up resume). A query uses a
+stored state only when its own timeline has exactly that prefix, as the in-memory lookup does,
+so nothing is served stale.
 
 States are encoded with msgspec's MessagePack against the game's concrete state type (never
 pickle: a row in the database must never become code execution). The parts of a state fixed by
@@ -28,14 +30,14 @@ import hashlib
 import logging
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import msgspec
 from pydantic import BaseModel
-from sqlalchemy import Table, select
+from sqlalchemy import Table, delete, select, tuple_
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -46,13 +48,15 @@ from adjudicator.games.zoom.grid import Board
 from adjudicator.games.zoom.state import BuzzOutcome, Outcomes, ZoomState
 from adjudicator.kernel.decider import Game
 from events import EventStore
-from events.tables import fold_checkpoints
+from events.tables import fold_checkpoints, fold_heads
 
 log = logging.getLogger(__name__)
 
 CODEC_VERSION = 1
 """Bumped by hand whenever an encoding changes (the code digest catches most changes anyway)."""
 QUEUE = 256
+PRUNE_BATCH = 500
+"""Rows of stale codecs deleted per transaction (``FoldStore.prune``)."""
 STRIDE = 1000
 """Only checkpoints at a multiple of this many timeline facts are stored: a 10,000-event Zoom
 match's state is about 1.1 MB encoded (114 bytes a buzz), so its ten stored states take about
@@ -233,7 +237,7 @@ class FoldStore:
 
     def __init__(self, store: EventStore, size: int = QUEUE, stride: int = STRIDE) -> None:
         self.store, self.stride = store, stride
-        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue(size)
+        self._jobs: queue.Queue[Callable[[], object] | None] = queue.Queue(size)
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
         self._closed = False
@@ -246,7 +250,7 @@ class FoldStore:
             return None
         return StoredFolds(self, match_id, codec, CODECS[game.name], initial)
 
-    def submit(self, job: Callable[[], None]) -> bool:
+    def submit(self, job: Callable[[], object]) -> bool:
         """Run ``job`` on the background thread (False, and not run, when the queue is full
         or the store is closed)."""
         if not self._ensure_thread():
@@ -321,6 +325,24 @@ class FoldStore:
         """Insert one checkpoint (nothing when it is stored already)."""
         row = {"match_id": match_id, "codec": codec, "k": k, "prefix": digest.hex(), "state": blob}
         self.execute(self.insert(fold_checkpoints).values(row).on_conflict_do_nothing())
+
+    def prune(self, current: Collection[str]) -> int:
+        """Delete the stored checkpoints and heads of every codec but ``current`` (the codecs
+        of the running code's games: rows of any other are never read again, and a deploy
+        names new codecs), ``PRUNE_BATCH`` rows a transaction, so that appends waiting for the
+        write turn wait for one short delete at a time; returns how many rows went."""
+        removed = 0
+        for table in (fold_checkpoints, fold_heads):
+            key = list(table.primary_key.columns)
+            stale = select(*key).where(table.c.codec.not_in(list(current))).limit(PRUNE_BATCH)
+            while True:
+                with self.store.engine.connect() as conn:
+                    rows = [tuple(row) for row in conn.execute(stale)]
+                if not rows:
+                    break
+                self.execute(delete(table).where(tuple_(*key).in_(rows)))
+                removed += len(rows)
+        return removed
 
     def insert(self, table: Table) -> Any:
         """An INSERT into ``table`` in the store's dialect (both have ON CONFLICT)."""

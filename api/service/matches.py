@@ -49,7 +49,7 @@ from events import (
 from projections.checkpoints import Checkpoints
 from projections.facts import setup_of as setup_of_record
 from projections.live import Live, LiveFolds
-from projections.stored_checkpoints import FoldStore
+from projections.stored_checkpoints import FoldStore, codec_id
 from projections.stored_heads import Heads
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
@@ -114,10 +114,13 @@ class MatchService:
         """In the background, resume from their stored heads the live folds of the open matches
         that have one (the long ones; newest first, at most half the live folds' bound in
         events), and render each once for the host, so that their first command or read after
-        a restart, deploy or failover finds them in memory. Returns at once; nothing when the
-        store takes no writes."""
+        a restart, deploy or failover finds them in memory. First it deletes the stored states
+        of codecs this code does not write (a deploy names new ones: ``FoldStore.prune``).
+        Returns at once; nothing when the store takes no writes."""
         stored = self.checkpoints.stored
         if stored is not None:
+            codecs = {c for c in map(codec_id, self.games.values()) if c is not None}
+            stored.submit(partial(stored.prune, codecs))
             stored.submit(partial(self._prewarm, Heads(stored)))
 
     def _prewarm(self, heads: Heads) -> None:

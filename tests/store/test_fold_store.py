@@ -8,9 +8,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from events import EventStore
+from events.tables import fold_checkpoints, fold_heads
+from projections import stored_checkpoints
 from projections.stored_checkpoints import FoldStore
 from tests.api.conftest import make_app
 from tests.store.support import ManualClock
@@ -40,3 +44,50 @@ def test_an_apps_shutdown_closes_its_writer(database_url: str, clock: ManualCloc
         assert writer.submit(lambda: None)
     assert not writer.submit(lambda: None)
     app.state.service.store.dispose()
+
+
+def test_prune_deletes_the_stored_states_of_every_codec_but_the_current(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checkpoints and heads of codecs no longer written go, a few rows a transaction (the
+    batch made small here, so that it takes several); the current codecs' stay."""
+    monkeypatch.setattr(stored_checkpoints, "PRUNE_BATCH", 3)
+    folds = FoldStore(store)
+    digest = bytes(16)
+    for codec in ("zoom:old", "zoom:new", "nnt:new"):
+        for k in range(1, 5):
+            folds.write("m-1", codec, k * 1000, digest, b"state")
+    heads = {"m-1": "zoom:old", "m-2": "zoom:new", "m-3": "gone"}
+    for match_id, codec in heads.items():
+        row = {
+            "match_id": match_id,
+            "codec": codec,
+            "seq": 1,
+            "hash": "h",
+            "meta": b"",
+            "state": b"",
+        }
+        folds.execute(folds.insert(fold_heads).values(row))
+
+    assert folds.prune({"zoom:new", "nnt:new"}) == 4 + 2
+
+    with store.engine.connect() as conn:
+        kept = {
+            tuple(r) for r in conn.execute(select(fold_checkpoints.c.codec, fold_checkpoints.c.k))
+        }
+        kept_heads = set(conn.execute(select(fold_heads.c.match_id)).scalars())
+    assert kept == {(c, k * 1000) for c in ("zoom:new", "nnt:new") for k in range(1, 5)}
+    assert kept_heads == {"m-2"}
+    assert folds.prune({"zoom:new", "nnt:new"}) == 0
+
+
+def test_an_app_prunes_stale_codecs_when_it_starts(database_url: str, clock: ManualClock) -> None:
+    app: Any = make_app(database_url, clock)
+    folds: FoldStore = app.state.service.checkpoints.stored
+    folds.write("m-1", "zoom:a-codec-of-older-code", 1000, bytes(16), b"state")
+    with TestClient(app):
+        folds.flush()
+        with app.state.service.store.engine.connect() as conn:
+            left = conn.execute(select(fold_checkpoints.c.codec)).scalars().all()
+    app.state.service.store.dispose()
+    assert left == []

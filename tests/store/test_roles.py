@@ -17,6 +17,7 @@ from api.service.settings import Settings
 from events import EventStore, TokenRecord, verify_chain
 from events.grants import quoted_role, service_grants
 from events.migrate import upgrade
+from projections.stored_checkpoints import FoldStore
 from tests.conftest import PostgresDatabase
 from tests.store.support import GAME_TIME, event
 
@@ -135,5 +136,23 @@ def test_the_grants_name_the_role_quoted_and_only_the_columns_the_store_moves() 
     assert all('"odd""name"' in statement for statement in statements)
     assert any("UPDATE (last_seq, status, closed_at) ON matches" in s for s in statements)
     assert not any("TRUNCATE" in s for s in statements)
-    deletes = [s for s in statements if "DELETE" in s]  # operator tokens only (rotation)
-    assert deletes == ['GRANT DELETE ON operator_tokens TO "odd""name"']
+    deletes = [s for s in statements if "DELETE" in s]  # token rotation; the fold's caches
+    assert deletes == [
+        'GRANT DELETE ON operator_tokens TO "odd""name"',
+        'GRANT SELECT, INSERT, DELETE ON fold_checkpoints TO "odd""name"',
+        'GRANT SELECT, INSERT, UPDATE, DELETE ON fold_heads TO "odd""name"',
+    ]
+
+
+@pytest.mark.postgres
+def test_the_service_role_prunes_the_stored_states_of_stale_codecs(roles: Roles) -> None:
+    upgrade(roles.owner_url, service_role=roles.role)
+    store = EventStore.from_url(roles.service_url)
+    try:
+        folds = FoldStore(store)
+        for codec in ("old", "new"):
+            folds.write("m-1", codec, 1000, b"\x01" * 16, b"state")
+        assert folds.prune({"new"}) == 1
+        assert folds.read("m-1", "new", [(1000, b"\x01" * 16)]) is not None
+    finally:
+        store.dispose()
