@@ -7,7 +7,7 @@ amendments), plus the *codec* that encoded it: the game's rules version, :data:`
 and a digest of the source of the game's package, the fold and the rulings. A change to the
 rules' code or to the state's shape therefore names a new codec, and old blobs are never
 decoded (they are never asked for again; a service deletes them when it starts, a few hundred
-rows a transaction: ``FoldStore.prune``, run before the start-up resume). A query uses a
+rows a transaction: ``FoldStore.prune``, run after the start-up resume). A query uses a
 stored state only when its own timeline has exactly that prefix, as the in-memory lookup does,
 so nothing is served stale.
 

@@ -114,14 +114,14 @@ class MatchService:
         """In the background, resume from their stored heads the live folds of the open matches
         that have one (the long ones; newest first, at most half the live folds' bound in
         events), and render each once for the host, so that their first command or read after
-        a restart, deploy or failover finds them in memory. First it deletes the stored states
+        a restart, deploy or failover finds them in memory. Then it deletes the stored states
         of codecs this code does not write (a deploy names new ones: ``FoldStore.prune``).
         Returns at once; nothing when the store takes no writes."""
         stored = self.checkpoints.stored
         if stored is not None:
             codecs = {c for c in map(codec_id, self.games.values()) if c is not None}
-            stored.submit(partial(stored.prune, codecs))
             stored.submit(partial(self._prewarm, Heads(stored)))
+            stored.submit(partial(stored.prune, codecs))
 
     def _prewarm(self, heads: Heads) -> None:
         budget = self.live.max_events // 2
