@@ -305,7 +305,7 @@ def test_the_loop_goes_on_serving_while_another_thread_holds_the_write_turn(
 
     ticks, stored = loops.run(work())
 
-    assert ticks >= 50  # about 150 on an idle machine; a blocked loop serves none
+    assert ticks >= 20  # about 150 on an idle machine; a loop blocked on the lock serves none
     assert stored is not None and store.read(match_id)[-1:] == stored
 
 
@@ -339,7 +339,7 @@ def test_the_loop_goes_on_serving_while_another_process_writes(
     finally:
         other.close()
 
-    assert ticks >= 50
+    assert ticks >= 20
     assert stored is not None and store.read(match_id)[-1:] == stored
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == BUSY_TIMEOUT_MS
