@@ -10,11 +10,13 @@ A tournament is its own stream (``events.tournaments``): ``tournament.created``,
 
 from __future__ import annotations
 
+import functools
+import threading
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlencode
 
 from pydantic import ValidationError
@@ -66,11 +68,36 @@ class View:
     known: Known
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+TURNS = 64
+"""Locks the organizer's acts take, by their tournament's hash (``_one_at_a_time``)."""
+
+
+def _one_at_a_time(
+    act: Callable[Concatenate[TournamentService, str, P], R],
+) -> Callable[Concatenate[TournamentService, str, P], R]:
+    """``act`` (its first argument a tournament id) run while no other act of this service on
+    the same tournament runs: pairing a round creates its matches before the round is
+    recorded, so two pairings at once (a double click) would both create matches, and the
+    one refused (``version_conflict``) would leave its matches paired to nothing. One after
+    the other, the second sees the round the first paired and is refused before it creates
+    anything. (Across replicas the store's version check still refuses the second.)"""
+
+    def in_turn(self: TournamentService, tournament_id: str, /, *a: P.args, **k: P.kwargs) -> R:
+        with self._turns[hash(tournament_id) % TURNS]:
+            return act(self, tournament_id, *a, **k)
+
+    functools.update_wrapper(in_turn, act)  # its name and docstring
+    return in_turn
+
+
 class TournamentService:
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.store = TournamentStore(matches.store)
         self.folds = MatchResults(self.store, matches.games)
+        self._turns = [threading.Lock() for _ in range(TURNS)]
 
     # create
 
@@ -153,6 +180,7 @@ class TournamentService:
 
     # the organizer's acts
 
+    @_one_at_a_time
     def pair(self, tournament_id: str) -> tuple[fold.PairedRound, dict[str, Any]]:
         """Pair the next round (the current one must be finished) and create its matches."""
         view = self.view(tournament_id, None, Known())
@@ -168,6 +196,7 @@ class TournamentService:
         self._append(t, [NewEvent(fold.PAIRED, ORGANIZER, self.matches.clock(), payload)])
         return self.tournament(tournament_id).rounds[-1], tokens
 
+    @_one_at_a_time
     def repair(self, tournament_id: str, reason: str) -> tuple[fold.PairedRound, dict[str, Any]]:
         """Pair the current round again before any of its matches has started (after a
         withdrawal, say): new matches replace its matches, which are never played."""
@@ -190,6 +219,7 @@ class TournamentService:
         self._append(t, [NewEvent(fold.REPAIRED, ORGANIZER, self.matches.clock(), payload)])
         return self.tournament(tournament_id).rounds[-1], tokens
 
+    @_one_at_a_time
     def forfeit(
         self, tournament_id: str, round_number: int, board: int, winner: str | None, reason: str
     ) -> StoredEvent:
@@ -209,6 +239,7 @@ class TournamentService:
             0
         ]
 
+    @_one_at_a_time
     def withdraw(self, tournament_id: str, player: str, reason: str) -> StoredEvent:
         """The player is paired in no later round; the games played stay."""
         t = self.tournament(tournament_id)

@@ -4,13 +4,17 @@ answered with a clear 4xx that records nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
 
+from adjudicator.kernel.errors import DomainError
 from api.service.tournament_audit import verify_bundle
+from api.service.tournaments import TournamentService
 from events.tournaments import TournamentStore
 from tests.api.conftest import OPERATOR, Api
 from tests.api.tournament_client import Organizer, declare, play_round
@@ -360,3 +364,41 @@ def test_an_elimination_bracket_runs_to_its_champion_and_verifies(
     assert table["bracket"] and table["crosstable"] is None
     assert {m["bracket"] for m in table["bracket"]} >= {"winners"}
     assert org.get("/verify")["ok"]
+
+
+def test_two_pairings_at_once_create_one_round_of_matches(
+    api: Api, org: Organizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A double click: two requests pair the same round at the same time. Each would create
+    the round's matches before recording it, and the one refused would leave its matches
+    paired to nothing; one after the other, the second is refused before it creates any."""
+    org.create(EIGHT[:4])
+    service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
+    both_inside = threading.Barrier(2, timeout=0.5)  # met only when both run at once
+    created: list[int] = []
+    create = TournamentService._create_matches
+
+    def slow_create(self: TournamentService, *args: Any) -> Any:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_inside.wait()
+        created.append(1)
+        return create(self, *args)
+
+    monkeypatch.setattr(TournamentService, "_create_matches", slow_create)
+    answers: list[object] = []
+
+    def pair() -> None:
+        try:
+            answers.append(service.pair(org.id)[0].number)
+        except DomainError as refusal:
+            answers.append(refusal.code)
+
+    threads = [threading.Thread(target=pair) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers, key=str) == [1, "round_not_finished"]
+    assert created == [1]
+    assert len(org.get("")["rounds"]) == 1
