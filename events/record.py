@@ -319,14 +319,16 @@ def record_text(
         exported_at,
         events,
     )
-    lines = [_JSON(header), *(envelope_text(event, reveal) for event in events), ""]
-    return "\n".join(lines)
+    return dumps(header, events, reveal)
 
 
-def dumps(header: Header | dict[str, Any], lines: Sequence[dict[str, Any]]) -> str:
-    """The record as text: one compact JSON object per line, keys sorted, newline-terminated."""
-    objects = [header.as_json() if isinstance(header, Header) else header, *lines]
-    return "".join(json.dumps(o, sort_keys=True, ensure_ascii=False) + "\n" for o in objects)
+def dumps(
+    header: Header | dict[str, Any], events: Sequence[StoredEvent], reveal: bool = True
+) -> str:
+    """The record as text: the header, then each event's envelope line (``envelope_text``),
+    one JSON object per line, keys sorted, newline-terminated."""
+    first = _JSON(header.as_json() if isinstance(header, Header) else header)
+    return "\n".join([first, *(envelope_text(event, reveal) for event in events), ""])
 
 
 def loads(text: str) -> Record:

@@ -204,8 +204,7 @@ class SqliteAppends:
             if results is None:
                 self._busy(group)
                 return
-            self._busy_since = None
-            self._wait = 0.0
+            self._not_busy()
             self._settle(group, results)
         if self._pending:
             self._schedule(0.0)
@@ -237,9 +236,11 @@ class SqliteAppends:
             and (self._loop.time() - since >= INSIST_AFTER)
         )
 
+    def _not_busy(self) -> None:
+        self._busy_since, self._wait = None, 0.0
+
     def _fail(self, group: list[_Append], error: BaseException) -> None:
-        self._busy_since = None
-        self._wait = 0.0
+        self._not_busy()
         for job in group:
             _answer(job.future, None, error)
 

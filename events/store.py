@@ -38,10 +38,10 @@ from events.tables import operator_tokens
 from events.transparency.note import Signer
 
 Clock = Callable[[], datetime]
+Appender = Callable[..., list[StoredEvent]]
 
 LOOP_FIRST = 0.05
 """The longest a thread's SQLite writer lets the event loop's appends take the turn first."""
-Appender = Callable[..., list[StoredEvent]]
 
 
 def utc_now() -> datetime:

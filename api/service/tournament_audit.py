@@ -26,7 +26,7 @@ from adjudicator.tournaments import rules
 from api.service import audit
 from api.service.tournaments import TournamentService
 from events import StoredEvent
-from events.record import Record, RecordFormatError, dumps, envelope_line, loads, make_header
+from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
 from projections.facts import to_facts
 from projections.record import setup_from_events
@@ -121,7 +121,7 @@ def export_bundle(service: TournamentService, tournament_id: str) -> str:
         exported_at=now,
         events=events,
     )
-    log = dumps(header, [envelope_line(e, True) for e in events])
+    log = dumps(header, events)
     matches = {
         m: audit.export_text(service.matches.store, m, reveal=True, exported_at=now)
         for m in tfold.fold_tournament(events).match_ids()

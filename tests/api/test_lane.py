@@ -78,12 +78,17 @@ def sides(database_url: str, clock: ManualClock) -> Iterator[tuple[Any, Any]]:
     routed.state.service.store.dispose()
 
 
-def _lockstep(clients: tuple[TestClient, TestClient], requests: list[dict[str, Any]]) -> None:
+def _lockstep(
+    clients: tuple[TestClient, TestClient], requests: list[dict[str, Any]]
+) -> tuple[Side, Side]:
+    """Two matches made alike, one per client, sent ``requests`` in lockstep: each pair of
+    answers the same (masked). The two sides, for further checks."""
     laned, routed = Side(clients[0]), Side(clients[1])
     for request in requests:
         one, other = laned.send(request), routed.send(request)
         assert laned.spelled(one) == routed.spelled(other), request
         assert one.status_code < 500, one.text
+    return laned, routed
 
 
 def buzz(seat: str, target: str = "A", cell: str = "d4") -> dict[str, Any]:
@@ -189,13 +194,19 @@ _requests = st.fixed_dictionaries(
 )
 
 
-@settings(
+GENERATED = settings(
     max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(st.lists(_requests, min_size=1, max_size=8))
+REQUESTS = st.lists(_requests, min_size=1, max_size=8)
+"""Generated requests, sent after a round is started (``STARTED``)."""
+STARTED = {"who": "host", "body": {"type": "start_round"}}
+
+
+@GENERATED
+@given(REQUESTS)
 def test_generated_requests_get_the_same_answers_both_ways(
     sides: tuple[Any, Any], requests: list[dict[str, Any]]
 ) -> None:
-    _lockstep(sides, [{"who": "host", "body": {"type": "start_round"}}, *requests])
+    _lockstep(sides, [STARTED, *requests])

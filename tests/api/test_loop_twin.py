@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
 
 from events import EventStore, StoredEvent
 from tests.api.conftest import make_app
-from tests.api.test_lane import TABLE, Side, _requests, buzz
+from tests.api.test_lane import GENERATED, REQUESTS, STARTED, TABLE, buzz
+from tests.api.test_lane import _lockstep as lockstep
 from tests.store.support import ManualClock
 
 
@@ -64,11 +64,7 @@ def _logged(client: TestClient, match_id: str) -> list[tuple[Any, ...]]:
 
 
 def _lockstep(clients: tuple[TestClient, TestClient], requests: list[dict[str, Any]]) -> None:
-    on_loop, pooled = Side(clients[0]), Side(clients[1])
-    for request in requests:
-        one, other = on_loop.send(request), pooled.send(request)
-        assert on_loop.spelled(one) == pooled.spelled(other), request
-        assert one.status_code < 500, one.text
+    on_loop, pooled = lockstep(clients, requests)
     assert _logged(clients[0], on_loop.match_id) == _logged(clients[1], pooled.match_id)
 
 
@@ -84,13 +80,9 @@ def test_the_loop_answers_and_records_every_request_as_the_thread_pool_does(
     assert len(twins[0].taken) >= 3  # the valid commands went the loop's way
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(st.lists(_requests, min_size=1, max_size=8))
+@GENERATED
+@given(REQUESTS)
 def test_generated_requests_are_answered_and_recorded_alike_both_ways(
     twins: tuple[Any, Any], requests: list[dict[str, Any]]
 ) -> None:
-    _lockstep(twins, [{"who": "host", "body": {"type": "start_round"}}, *requests])
+    _lockstep(twins, [STARTED, *requests])

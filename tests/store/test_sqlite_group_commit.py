@@ -12,7 +12,7 @@ import asyncio
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -282,6 +282,27 @@ async def _ticks_while(task: asyncio.Task[object], seconds: float) -> int:
     return ticks
 
 
+def _appended_meanwhile(
+    store: EventStore, match_id: str, before: list[StoredEvent], free: Callable[[], None]
+) -> tuple[int, list[StoredEvent] | None]:
+    """An append handed over while the write lock is taken elsewhere: how many 1 ms sleeps the
+    loop served in 0.2 s while it waited, and its answer once ``free`` let the lock go."""
+
+    async def work() -> tuple[int, list[StoredEvent] | None]:
+        await store.aopen()
+        try:
+            task = asyncio.create_task(
+                store.append_async(match_id, 1, [event(1)], head=head(before))
+            )
+            ticks = await _ticks_while(task, 0.2)
+            free()
+            return ticks, await asyncio.wait_for(task, 5)
+        finally:
+            await store.aclose()
+
+    return loops.run(work())
+
+
 def test_the_loop_goes_on_serving_while_another_thread_holds_the_write_turn(
     sqlite_store: EventStore,
 ) -> None:
@@ -291,19 +312,7 @@ def test_the_loop_goes_on_serving_while_another_thread_holds_the_write_turn(
     match_id, before = started(store)
     held = Held(store)
 
-    async def work() -> tuple[int, list[StoredEvent] | None]:
-        await store.aopen()
-        try:
-            task = asyncio.create_task(
-                store.append_async(match_id, 1, [event(1)], head=head(before))
-            )
-            ticks = await _ticks_while(task, 0.2)
-            held.release()
-            return ticks, await asyncio.wait_for(task, 5)
-        finally:
-            await store.aclose()
-
-    ticks, stored = loops.run(work())
+    ticks, stored = _appended_meanwhile(store, match_id, before, held.release)
 
     assert ticks >= 20  # about 150 on an idle machine; a loop blocked on the lock serves none
     assert stored is not None and store.read(match_id)[-1:] == stored
@@ -322,20 +331,10 @@ def test_the_loop_goes_on_serving_while_another_process_writes(
     )
     other.execute("BEGIN IMMEDIATE")
 
-    async def work() -> tuple[int, list[StoredEvent] | None]:
-        await store.aopen()
-        try:
-            task = asyncio.create_task(
-                store.append_async(match_id, 1, [event(1)], head=head(before))
-            )
-            ticks = await _ticks_while(task, 0.2)
-            other.execute("COMMIT")
-            return ticks, await asyncio.wait_for(task, 5)
-        finally:
-            await store.aclose()
-
     try:
-        ticks, stored = loops.run(work())
+        ticks, stored = _appended_meanwhile(
+            store, match_id, before, lambda: other.execute("COMMIT").close()
+        )
     finally:
         other.close()
 

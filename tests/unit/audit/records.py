@@ -11,7 +11,7 @@ from adjudicator import registry
 from api.service.wordlists import load_dictionaries
 from events import StoredEvent
 from events.envelope import GENESIS_HASH, hash_of
-from events.record import dumps, envelope_line, loads, make_header
+from events.record import dumps, loads, make_header
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 RECORDS = sorted(GOLDEN.glob("*/*.match.jsonl"))
@@ -59,7 +59,7 @@ def rechained(path: Path, events: list[StoredEvent], status: str | None = None) 
         exported_at=chained[-1].recorded_at,
         events=chained,
     )
-    return dumps(made, [envelope_line(e, reveal=True) for e in chained])
+    return dumps(made, chained)
 
 
 def events_of(path: Path) -> list[StoredEvent]:
