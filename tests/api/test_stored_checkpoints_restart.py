@@ -161,7 +161,7 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     last = service.store.last_seq(api.match_id)
     with service.store.engine.connect() as conn:
         head = conn.execute(select(fold_heads.c.seq)).scalar_one()
-    assert 4 <= head <= last and head % 4 == 0
+    assert 4 <= head <= last  # stored after the log passed seq 4 (or 8), as far as it was then
     now = api.clock.now
     want = full(service, api.match_id, now, None)
     restarted, seen = reads_after_restart(restart, service)
