@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicator.games.no_not_that import NoNotThatGame
+from adjudicator.games.no_not_that import events as nnt_events
 from adjudicator.games.no_not_that.dictionary import Dictionaries
+from adjudicator.games.payloads import EventTypes
 from adjudicator.games.zombego import ZombegoGame
+from adjudicator.games.zombego import events as zombego_events
 from adjudicator.games.zoom import ZoomGame
+from adjudicator.games.zoom import events as zoom_events
 from adjudicator.kernel.decider import Game
 
 GAMES: dict[str, Game[Any, Any]] = {
@@ -20,3 +24,15 @@ def games(words: frozenset[str] | Dictionaries) -> dict[str, Game[Any, Any]]:
     """Every game, No, Not That! included: its word lists are data the caller loads (the rules
     do no I/O; the service reads them with ``api.service.wordlists.load_dictionaries``)."""
     return {**GAMES, NoNotThatGame.name: NoNotThatGame(words)}
+
+
+EVENTS = EventTypes(
+    {
+        **zoom_events.EVENTS.payloads,
+        **nnt_events.EVENTS.payloads,
+        **zombego_events.EVENTS.payloads,
+    }
+)
+"""Every game's event types: ``EVENTS.decode(type, payload)`` is a recorded payload as the rules
+read it (the store's events become facts by it, ``projections.facts``)."""
+decode = EVENTS.decode

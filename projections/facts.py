@@ -6,17 +6,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicator.kernel.decider import Fact, Setup
+from adjudicator.registry import decode
 from events import MatchRecord, StoredEvent
 
 
-def to_fact(event: StoredEvent) -> Fact:
-    return Fact(
-        event.seq, event.type, event.actor, event.occurred_at, event.payload, None, event.source
-    )
-
-
 def to_facts(events: Sequence[StoredEvent]) -> list[Fact]:
-    return [Fact(e.seq, e.type, e.actor, e.occurred_at, e.payload, None, e.source) for e in events]
+    """The events as the rules see them, each payload decoded once, here (``registry.decode``:
+    a game's struct, or the recorded mapping)."""
+    return [
+        Fact(e.seq, e.type, e.actor, e.occurred_at, decode(e.type, e.payload), None, e.source)
+        for e in events
+    ]
 
 
 def setup_of(match: MatchRecord) -> Setup:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from adjudicator.games.payloads import plain
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import (
     HOST,
@@ -35,6 +36,7 @@ from adjudicator.kernel.decider import (
 )
 from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.fold import Folded, fold
+from adjudicator.registry import decode
 
 T0 = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
 HOST_VIEW = Viewer(Role.HOST)
@@ -98,7 +100,9 @@ class Table:
     ) -> Fact:
         """Record an event directly (rulings, or history as it was recorded); ``when``
         overrides the game time ``t``."""
-        fact = Fact(self.last_seq + 1, type_, actor, when or self.at(t), dict(payload))
+        fact = Fact(
+            self.last_seq + 1, type_, actor, when or self.at(t), decode(type_, dict(payload))
+        )
         self.facts.append(fact)
         return fact
 
@@ -223,7 +227,7 @@ def _shown(items: Sequence[Expected], expected: Sequence[Expected]) -> list[Expe
 
 def _pair(item: Expected) -> tuple[str, dict[str, Any]]:
     if isinstance(item, Draft):
-        return (item.type, dict(item.payload))
+        return (item.type, plain(item.payload))
     return (item[0], dict(item[1]))
 
 

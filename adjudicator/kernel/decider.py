@@ -94,7 +94,9 @@ class Setup:
 @fast_init  # built once per event by every fold
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """A recorded event as the rules see it. ``amendment`` is a host ruling's override;
+    """A recorded event as the rules see it. ``payload`` is decoded once, where the store's
+    events become facts (``projections.facts``): a game's struct (or ``Unreadable``), else the
+    recorded mapping (``adjudicator.games.payloads``). ``amendment`` is a host ruling's override;
     ``source`` where a host-entered event came from (a chat post), which no rule reads: the
     fold only hands it on to what it derives from the event (a graded buzz, a timeline point)."""
 
@@ -102,17 +104,18 @@ class Fact:
     type: str
     actor: str
     at: datetime
-    payload: Mapping[str, Any]
+    payload: Any  # a game's struct, or a recorded mapping (rulings; the games not yet typed)
     amendment: Mapping[str, Any] | None = None
     source: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """An event ``decide`` wants recorded. ``private_to`` seats (plus host) see its payload."""
+    """An event ``decide`` wants recorded. ``private_to`` seats (plus host) see its payload,
+    a game's struct or a dict, recorded as ``adjudicator.games.payloads.plain`` makes it."""
 
     type: str
-    payload: dict[str, Any]
+    payload: object  # a game's struct, or a dict (rulings; the games not yet typed)
     private_to: tuple[str, ...] | None = None
 
 

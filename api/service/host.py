@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from adjudicator import rulings
+from adjudicator.games.payloads import plain
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, MATCH_CLOSED, Draft
 from adjudicator.kernel.errors import RuleViolation
@@ -38,7 +39,7 @@ def rule(
 
     def decide(loaded: handling.Loaded) -> handling.Plan[None]:
         draft = _decide_ruling(service, loaded, ruling, at)
-        return handling.Plan([NewEvent(draft.type, HOST, at, draft.payload)], None)
+        return handling.Plan([NewEvent(draft.type, HOST, at, plain(draft.payload))], None)
 
     try:
         handled = handling.handle(service, match, decide, key=key, digest=digest)

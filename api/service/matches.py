@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError
 
+from adjudicator.games.payloads import plain
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import (
@@ -420,7 +421,7 @@ class MatchService:
     @staticmethod
     def new_event(draft: Draft, ctx: Context) -> NewEvent:
         """The event to append for ``draft``, acted by ``ctx.actor`` at game time ``ctx.now``."""
-        return NewEvent(draft.type, ctx.actor, ctx.now, draft.payload, draft.private_to)
+        return NewEvent(draft.type, ctx.actor, ctx.now, plain(draft.payload), draft.private_to)
 
     def _replayed(self, match: MatchRecord, grant: TokenGrant, events: list[StoredEvent]) -> Acted:
         game = self.game(match.game)

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from starlette.requests import Request  # noqa: E402
 
+from adjudicator.games.payloads import plain  # noqa: E402
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from api.http.responses import SharedBodies  # noqa: E402
 from api.http.routes.matches import diff_known, get_state, get_timeline  # noqa: E402
@@ -86,7 +87,7 @@ def build(url: str, events: int) -> tuple[datetime, datetime, datetime]:
     setup, facts = long_match(events - 1)
     match_setup = {"seats": list(setup.seats), "config": dict(setup.config), "seed": 5}
     store.create_match(MATCH, "zoom", ZoomGame.rules_version, match_setup, [], facts[0].at)
-    batch = [NewEvent(f.type, f.actor, f.at, dict(f.payload)) for f in facts]
+    batch = [NewEvent(f.type, f.actor, f.at, plain(f.payload)) for f in facts]
     for i in range(0, len(batch), 1000):
         store.append(MATCH, i, batch[i : i + 1000])
     before = store.read(MATCH)[-1].recorded_at

@@ -34,10 +34,12 @@ from sqlalchemy.pool import NullPool
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from adjudicator.games.payloads import plain  # noqa: E402
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.games.zoom.grid import Shape, generate  # noqa: E402
 from adjudicator.kernel.decider import Fact, Setup  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
+from adjudicator.registry import decode  # noqa: E402
 from api.cli.demo import free_port  # noqa: E402
 from events.migrate import upgrade  # noqa: E402
 
@@ -161,12 +163,12 @@ def long_match(events: int) -> tuple[Setup, list[Fact]]:
         "grid": [list(r) for r in GRID],
         "targets": {k: [list(r) for r in v] for k, v in TARGETS.items()},
     }
-    facts = [Fact(1, "zoom.round_started", "host", t0, start)]
+    facts = [Fact(1, "zoom.round_started", "host", t0, decode("zoom.round_started", start))]
     for i in range(events - 1):
         seat = ("alpha", "beta")[i % 2]
-        pairs = [{"target": "A", "at": "a1"}]
+        buzz = decode("zoom.buzzed", {"seat": seat, "pairs": [{"target": "A", "at": "a1"}]})
         at = t0 + timedelta(milliseconds=10 * (i + 1))
-        facts.append(Fact(i + 2, "zoom.buzzed", f"seat:{seat}", at, {"seat": seat, "pairs": pairs}))
+        facts.append(Fact(i + 2, "zoom.buzzed", f"seat:{seat}", at, buzz))
     return setup, facts
 
 
@@ -196,7 +198,7 @@ def store_fold_bench(setup: Setup, facts: list[Fact]) -> None:
         store = EventStore.from_url(url)
         match_setup = {"seats": list(setup.seats), "config": dict(setup.config), "seed": 5}
         match = store.create_match("bench", "zoom", "zoom/1", match_setup, [], facts[0].at)
-        batch = [NewEvent(f.type, f.actor, f.at, dict(f.payload)) for f in facts]
+        batch = [NewEvent(f.type, f.actor, f.at, plain(f.payload)) for f in facts]
         for i in range(0, len(batch), 1000):
             store.append("bench", i, batch[i : i + 1000])
         match = store.get_match("bench") or match

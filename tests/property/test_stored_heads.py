@@ -20,6 +20,7 @@ from uuid import uuid4
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adjudicator.games.payloads import plain
 from adjudicator.games.zoom.commands import Buzz, Pair, StartRound
 from adjudicator.kernel.decider import Fact, Game, Setup
 from adjudicator.kernel.fold import Running
@@ -78,7 +79,7 @@ def check(
         store.append(
             match_id,
             fed,
-            [NewEvent(f.type, f.actor, f.at, dict(f.payload), None, None) for f in batch],
+            [NewEvent(f.type, f.actor, f.at, plain(f.payload), None, None) for f in batch],
         )
         fed += len(batch)
         at = data.draw(st.integers(1, fed), label="head seq")
@@ -145,7 +146,7 @@ def test_a_head_of_another_log_is_never_used(store: EventStore) -> None:
     game, facts = table.game, list(table.facts)
     setup = replace(table.setup, match_id=str(uuid4()), created_at=CREATED)
     match_id = new_match(store, game, setup)
-    store.append(match_id, 0, [NewEvent(f.type, f.actor, f.at, dict(f.payload)) for f in facts])
+    store.append(match_id, 0, [NewEvent(f.type, f.actor, f.at, plain(f.payload)) for f in facts])
     heads, initial = Heads(FoldStore(store)), game.initial(setup)
     second = store.read(match_id, after_seq=1, to_seq=2)[0].hash
     heads.save(match_id, game, Running.start(game, setup, facts[:2]), "0" * 64)

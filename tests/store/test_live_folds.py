@@ -4,6 +4,7 @@ a dropped fold is folded again, equal, when next asked for."""
 
 from __future__ import annotations
 
+from adjudicator.games.payloads import plain
 from adjudicator.games.zoom.game import ZoomGame
 from events import EventStore, MatchRecord, NewEvent
 from infra.bench.zoom_bench import long_match
@@ -23,7 +24,9 @@ def matches(store: EventStore, sizes: list[int]) -> list[str]:
     for size in sizes:
         match_id = new_match(store)
         _, facts = long_match(size)
-        store.append(match_id, 0, [NewEvent(f.type, f.actor, f.at, dict(f.payload)) for f in facts])
+        store.append(
+            match_id, 0, [NewEvent(f.type, f.actor, f.at, plain(f.payload)) for f in facts]
+        )
         made.append(match_id)
     return made
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from adjudicator import rulings
 from adjudicator.games.no_not_that import NoNotThatGame, NoNotThatState
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS
+from adjudicator.games.payloads import plain
 from adjudicator.kernel.decider import HOST, Draft, Fact, Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
 from tests.kit import Act, History, Specification, Table, When, act, given
@@ -182,7 +183,7 @@ class Match:
             amendable=self.game.amendable,
         )
         when = None if game_time is None else datetime.fromisoformat(game_time)
-        return self.record(seconds, draft.type, draft.payload, when=when)
+        return self.record(seconds, draft.type, plain(draft.payload), when=when)
 
     def view(self, seconds: float, who: str) -> dict[str, Any]:
         return self.game.view(self.state(seconds), viewer(who))

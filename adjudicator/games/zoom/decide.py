@@ -25,7 +25,7 @@ from adjudicator.games.zoom.events import (
     PriorityDeclared,
     RoundStarted,
 )
-from adjudicator.games.zoom.grid import Board, Shape, generate, normalise
+from adjudicator.games.zoom.grid import Board, Rows, Shape, generate, normalise
 from adjudicator.games.zoom.state import Phase, ZoomState
 from adjudicator.kernel.decider import Context, Draft
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
@@ -55,13 +55,12 @@ def _start_round(state: ZoomState, command: StartRound, ctx: Context) -> Draft:
     if command.round is not None and command.round != number:
         raise RuleViolation("wrong_round", f"the next round is {number}, not {command.round}")
     grid, targets = _round_material(state, number, command.supplied)
-    payload: RoundStarted = {"round": number, "grid": [list(r) for r in grid], "targets": targets}
-    return Draft(ROUND_STARTED, dict(payload))
+    return Draft(ROUND_STARTED, RoundStarted(number, grid, targets))
 
 
 def _round_material(
     state: ZoomState, number: int, supplied: SuppliedRound | None
-) -> tuple[tuple[tuple[str, ...], ...], dict[str, list[list[str]]]]:
+) -> tuple[Rows, dict[str, Rows]]:
     supplied = supplied or state.config.supplied_rounds.get(number)
     if supplied is not None:
         grid = normalise(supplied.grid, "grid")
@@ -71,7 +70,7 @@ def _round_material(
         if state.seed is None:
             raise RuleViolation("no_seed", "this match has no seed: supply the round's grid")
         grid, targets = generate(state.seed, number, shape_of(state))
-    return grid, {k: [list(r) for r in v] for k, v in sorted(targets.items())}
+    return grid, dict(sorted(targets.items()))
 
 
 def _check_targets(board: Board) -> None:
@@ -102,7 +101,7 @@ def _buzz(state: ZoomState, command: Buzz, ctx: Context) -> Draft:
     labels = [p.target.upper() for p in command.pairs]
     if len(set(labels)) != len(labels):
         raise InvalidCommand("duplicate_target", "a buzz names each target at most once")
-    pairs: list[BuzzPair] = []
+    pairs = []
     for label, pair in zip(labels, command.pairs, strict=True):
         if label not in current.board.targets:
             known = ", ".join(sorted(current.board.targets))
@@ -110,9 +109,8 @@ def _buzz(state: ZoomState, command: Buzz, ctx: Context) -> Draft:
         row, col = coords.parse(pair.at)
         if row >= current.board.height or col >= current.board.width:
             raise InvalidCommand("outside_grid", f"{pair.at!r} is outside the grid")
-        pairs.append({"target": label, "at": coords.format_cell(row, col)})
-    payload: Buzzed = {"seat": seat, "pairs": pairs}
-    return Draft(BUZZED, dict(payload))
+        pairs.append(BuzzPair(label, coords.format_cell(row, col)))
+    return Draft(BUZZED, Buzzed(seat, tuple(pairs)))
 
 
 def _no_round_message(state: ZoomState) -> str:
@@ -131,5 +129,4 @@ def _declare_priority(state: ZoomState, command: DeclarePriority, ctx: Context) 
         raise RuleViolation("round_in_progress", "Priority is declared between rounds")
     if state.phase is Phase.FINISHED:
         raise RuleViolation("match_over", "the match is over")
-    payload: PriorityDeclared = {"seat": seat}
-    return Draft(PRIORITY_DECLARED, dict(payload))
+    return Draft(PRIORITY_DECLARED, PriorityDeclared(seat))

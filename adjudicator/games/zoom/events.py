@@ -1,16 +1,16 @@
 """Zoom's event types and their payloads, exactly as ``decide`` records them.
 
 Only facts are recorded: a buzz holds its pairs as posted (labels upper-cased, cells in canonical
-form); whether a pair is correct is derived by the fold. ``payload_of`` and ``upcast`` are
-:class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
+form); whether a pair is correct is derived by the fold. Each payload is a frozen struct
+(:class:`~adjudicator.games.payloads.Payload`): ``decide`` drafts it, the store records it as
+JSON (``payloads.plain``), and the rules read it back decoded once (``EVENTS.decode``), a
+:data:`ZoomEvent` or :class:`~adjudicator.games.payloads.Unreadable`. ``payload_of`` and
+``upcast`` are :class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
-from pydantic import with_config
-from typing_extensions import TypedDict
-
-from adjudicator.games.payloads import STRICT, EventTypes
+from adjudicator.games.payloads import EventTypes, Payload
 
 ROUND_STARTED = "zoom.round_started"
 BUZZED = "zoom.buzzed"
@@ -20,35 +20,34 @@ PLAYS = frozenset({ROUND_STARTED, BUZZED, PRIORITY_DECLARED})
 commands may not go back before) is the time of."""
 
 
-@with_config(STRICT)
-class RoundStarted(TypedDict):
+class RoundStarted(Payload, frozen=True):
     """The host started ``round``: its grid and targets as rows of symbols (targets by label)."""
 
     round: int
-    grid: list[list[str]]
-    targets: dict[str, list[list[str]]]
+    grid: tuple[tuple[str, ...], ...]
+    targets: dict[str, tuple[tuple[str, ...], ...]]
 
 
-@with_config(STRICT)
-class BuzzPair(TypedDict):
+class BuzzPair(Payload, frozen=True):
     target: str
     at: str
 
 
-@with_config(STRICT)
-class Buzzed(TypedDict):
+class Buzzed(Payload, frozen=True):
     """A seat buzzed these (target, top-left cell) pairs, in the order posted."""
 
     seat: str
-    pairs: list[BuzzPair]
+    pairs: tuple[BuzzPair, ...]
 
 
-@with_config(STRICT)
-class PriorityDeclared(TypedDict):
+class PriorityDeclared(Payload, frozen=True):
     """The Advantage holder claimed Priority for the next round."""
 
     seat: str
 
+
+ZoomEvent = RoundStarted | Buzzed | PriorityDeclared
+"""Every payload of the game's own events."""
 
 EVENTS = EventTypes(
     {ROUND_STARTED: RoundStarted, BUZZED: Buzzed, PRIORITY_DECLARED: PriorityDeclared}

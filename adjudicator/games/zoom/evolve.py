@@ -15,14 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, assert_never
 
+from adjudicator.games.payloads import Unreadable
 from adjudicator.games.zoom.events import (
-    BUZZED,
-    PRIORITY_DECLARED,
-    ROUND_STARTED,
+    PLAYS,
+    Buzzed,
     PriorityDeclared,
     RoundStarted,
+    ZoomEvent,
 )
 from adjudicator.games.zoom.grid import Board, normalise
 from adjudicator.games.zoom.state import (
@@ -41,6 +42,7 @@ from adjudicator.games.zoom.state import (
     ZoomState,
 )
 from adjudicator.kernel.decider import Fact, declared_result
+from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.values import replacer, updated
 
 
@@ -104,8 +106,26 @@ def end_round(state: ZoomState, when: datetime, reason: str) -> ZoomState:
 
 
 def evolve(state: ZoomState, fact: Fact) -> ZoomState:
-    handler = _HANDLERS.get(fact.type)
-    return handler(state, fact) if handler else state
+    """Apply one recorded event: the game's own by its payload (decoded once, a
+    :data:`ZoomEvent`; void when unreadable), a ruling by its type; anything else is no play."""
+    if fact.type in PLAYS:
+        return _played(state, fact, fact.payload)
+    ruling = _RULINGS.get(fact.type)
+    return ruling(state, fact) if ruling else state
+
+
+def _played(state: ZoomState, fact: Fact, event: ZoomEvent | Unreadable) -> ZoomState:
+    match event:
+        case Buzzed():
+            return _buzzed(state, fact, event)
+        case RoundStarted():
+            return _round_started(state, fact, event)
+        case PriorityDeclared():
+            return _priority_declared(state, fact, event)
+        case Unreadable():
+            return void(state, fact, f"malformed payload: {event.reason}")
+        case _:
+            assert_never(event)
 
 
 def void(state: ZoomState, fact: Fact, reason: str) -> ZoomState:
@@ -113,15 +133,17 @@ def void(state: ZoomState, fact: Fact, reason: str) -> ZoomState:
     return updated(state, voided=(*state.voided, (fact.seq, reason)))
 
 
-def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
+def _round_started(state: ZoomState, fact: Fact, started: RoundStarted) -> ZoomState:
     if state.phase is Phase.IN_ROUND:
         return void(state, fact, "round_in_progress")
     if state.phase is Phase.FINISHED:
         return void(state, fact, "match_over")
-    payload = cast(RoundStarted, fact.payload)
-    board = board_from_payload(payload)
+    try:
+        board = board_from_payload(started)
+    except DomainError as error:  # a grid no round could have (recorded elsewhere)
+        return void(state, fact, f"malformed payload: {error.message}")
     holder = state.priority_declared_by
-    current = Round(payload["round"], fact.at, board, fact.at, priority_holder=holder)
+    current = Round(started.round, fact.at, board, fact.at, priority_holder=holder)
     return updated(
         state,
         phase=Phase.IN_ROUND,
@@ -131,18 +153,18 @@ def _round_started(state: ZoomState, fact: Fact) -> ZoomState:
     )
 
 
-def board_from_payload(payload: RoundStarted) -> Board:
-    grid = normalise(payload["grid"], "grid")
-    targets = {k: normalise(v, f"target {k}") for k, v in payload["targets"].items()}
+def board_from_payload(started: RoundStarted) -> Board:
+    grid = normalise(started.grid, "grid")
+    targets = {k: normalise(v, f"target {k}") for k, v in started.targets.items()}
     return Board.build(grid, targets)
 
 
-def _priority_declared(state: ZoomState, fact: Fact) -> ZoomState:
+def _priority_declared(state: ZoomState, fact: Fact, declared: PriorityDeclared) -> ZoomState:
     if state.priority_used or state.priority_declared_by is not None:
         return void(state, fact, "priority_already_used")
     if state.phase not in (Phase.NOT_STARTED, Phase.BETWEEN_ROUNDS):
         return void(state, fact, "round_in_progress")
-    return updated(state, priority_declared_by=cast(PriorityDeclared, fact.payload)["seat"])
+    return updated(state, priority_declared_by=declared.seat)
 
 
 _NEVER = datetime.max.replace(tzinfo=UTC)
@@ -188,22 +210,24 @@ class _Tally:
     def started_at(self) -> datetime:
         return self.current.started_at
 
-    def buzz(self, fact: Fact, seat: str, amend: Mapping[str, Any], pairs: _Pairs) -> bool:
-        """Grade one buzz pair by pair; a graded buzz then releases the opponent's lockouts
-        and ends the buzzer's own Priority. Whether every target of the round is found."""
-        self.graded = False
+    def buzz(self, fact: Fact, buzz: Buzzed) -> bool:
+        """Grade one buzz pair by pair (as the host's amendment of it, if any, says); a graded
+        buzz then releases the opponent's lockouts and ends the buzzer's own Priority. Whether
+        every target of the round is found."""
+        self.graded, seat, pairs = False, buzz.seat, buzz.pairs
+        amend = fact.amendment or _NO_AMENDMENT
         if len(pairs) == 1:  # the usual buzz: no list to build
-            target, at = pairs[0]
+            pair = pairs[0]
             results: tuple[PairOutcome, ...] = (
-                self._grade(fact, seat, target, at, amend.get(target)),
+                self._grade(fact, seat, pair.target, pair.at, amend.get(pair.target)),
             )
         else:
             results = tuple(
-                [self._grade(fact, seat, target, at, amend.get(target)) for target, at in pairs]
+                [self._grade(fact, seat, p.target, p.at, amend.get(p.target)) for p in pairs]
             )
         current = self.current
-        buzz = BuzzOutcome(fact.seq, seat, fact.at, current.number, results, fact.source)
-        self.outcomes = Outcomes(buzz, self.outcomes)
+        graded = BuzzOutcome(fact.seq, seat, fact.at, current.number, results, fact.source)
+        self.outcomes = Outcomes(graded, self.outcomes)
         if self.graded:
             for lockout in self.lockouts:
                 if lockout.seat != seat:
@@ -231,8 +255,8 @@ class _Tally:
             self.lockouts = [*self.lockouts, Lockout(seat, target, fact.at, fact.seq)]
             ends = fact.at + LOCKOUT
             self.quiet_until = min(self.quiet_until, ends)
-        if amended is not None or type(at) is not str:
-            return PairOutcome(target, at, verdict, None, amended is not None)
+        if amended is not None:
+            return PairOutcome(target, at, verdict, None, True)
         key = (target, at, verdict)
         outcome = self.graded_pairs.get(key)
         if outcome is None:
@@ -268,7 +292,6 @@ class _Tally:
         return _buzzed_round(state, after, self.scores, self.outcomes)
 
 
-_Pairs = list[tuple[str, str]]
 _NO_AMENDMENT: Mapping[str, Any] = {}
 _buzzed_round = replacer(ZoomState, "round", "scores", "outcomes")
 _open_round = replacer(Round, "clock_from", "found", "lockouts", "priority_holder")
@@ -276,24 +299,13 @@ _CORRECT, _INCORRECT, _INELIGIBLE = Verdict.CORRECT, Verdict.INCORRECT, Verdict.
 _IN_ROUND = Phase.IN_ROUND  # an enum member read as a global, not off its class (slower)
 
 
-def _buzz_of(fact: Fact) -> tuple[str, Mapping[str, Any], _Pairs]:
-    """The buzz's seat, the host's amendment of it (if any) and its (target, at) pairs."""
-    payload = fact.payload  # a Buzzed, as recorded (typing.cast would cost a call per buzz)
-    seat, amend, posted = payload["seat"], fact.amendment or _NO_AMENDMENT, payload["pairs"]
-    if type(posted) is list and len(posted) == 1:  # the usual buzz, without a comprehension
-        pair = posted[0]
-        return seat, amend, [(pair["target"], pair["at"])]
-    return seat, amend, [(p["target"], p["at"]) for p in posted]
-
-
-def _buzzed(state: ZoomState, fact: Fact) -> ZoomState:
-    seat, amend, pairs = _buzz_of(fact)
+def _buzzed(state: ZoomState, fact: Fact, buzz: Buzzed) -> ZoomState:
     current = state.round
     if state.phase is not _IN_ROUND or current is None:
-        over = tuple(PairOutcome(t, at, _INELIGIBLE, "round_over") for t, at in pairs)
-        return _record(state, BuzzOutcome(fact.seq, seat, fact.at, None, over, fact.source))
+        over = tuple(PairOutcome(p.target, p.at, _INELIGIBLE, "round_over") for p in buzz.pairs)
+        return _record(state, BuzzOutcome(fact.seq, buzz.seat, fact.at, None, over, fact.source))
     tally = _Tally.of(state, current)
-    return _tallied(state, tally, fact, tally.buzz(fact, seat, amend, pairs))
+    return _tallied(state, tally, fact, tally.buzz(fact, buzz))
 
 
 def buzz_run(
@@ -307,19 +319,19 @@ def buzz_run(
     first fact not applied."""
     fact = facts[start]
     state = advance(state, fact.at)
-    current = state.round
-    if fact.type != BUZZED or state.phase is not _IN_ROUND or current is None:
+    current, buzz = state.round, fact.payload
+    if type(buzz) is not Buzzed or state.phase is not _IN_ROUND or current is None:
         return evolve(state, fact), start + 1
     tally, end, count = _Tally.of(state, current), start, len(facts)
     tally.quiet_until = _first_deadline(current)
     while True:
-        seat, amend, pairs = _buzz_of(fact)
-        all_found = tally.buzz(fact, seat, amend, pairs)
+        all_found = tally.buzz(fact, buzz)
         end += 1
         if all_found or end == count:
             break
         following = facts[end]
-        if following.type != BUZZED or following.at > at or following.at >= tally.quiet_until:
+        buzz = following.payload
+        if type(buzz) is not Buzzed or following.at > at or following.at >= tally.quiet_until:
             break
         fact = following
     return _tallied(state, tally, fact, all_found), end
@@ -365,10 +377,7 @@ def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
     return updated(ended, phase=Phase.FINISHED, declared_result=declared)
 
 
-_HANDLERS = {
-    ROUND_STARTED: _round_started,
-    PRIORITY_DECLARED: _priority_declared,
-    BUZZED: _buzzed,
+_RULINGS = {
     "ruling.adjust_score": _adjusted,
     "ruling.end_round": _round_ended_by_ruling,
     "ruling.declare_result": _result_declared,

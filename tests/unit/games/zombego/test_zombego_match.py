@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from adjudicator.games.payloads import plain
 from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoConfig
 from adjudicator.games.zombego.state import ZombegoState
@@ -222,9 +223,9 @@ def test_the_deal_is_recorded_as_private_facts_with_the_first_command() -> None:
     )
     deals = [d for d in drafts if d.type == "zombego.piece_dealt"]
     assert len(deals) == 16
-    assert all(d.private_to == (d.payload["seat"],) for d in deals)
+    assert all(d.private_to == (plain(d.payload)["seat"],) for d in deals)
     [placed] = [d for d in drafts if d.type == "zombego.placed"]
-    assert placed.private_to is None and "value" not in placed.payload
+    assert placed.private_to is None and "value" not in plain(placed.payload)
 
 
 def test_a_seat_sees_its_own_values_but_not_the_opponents() -> None:
