@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
+import msgspec
+
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.board import cell_name
 from adjudicator.games.zombego.check import check
@@ -87,19 +89,12 @@ def _placement(state: ZombegoState, command: Place | PlaceZombie, ctx: Context) 
     slot, value = hand_piece(pos, player, slot=command.slot, value=command.value, zombie=zombie)
     check(pos, RulesMove(ZOMBIE if zombie else PLACE, value, cell))
     name = cell_name(cell, pos.rules.board)
-    payload: Placed = {"seat": command.seat, "slot": slot, "cell": name}
-    if not state.hidden:
-        payload["value"] = value
-    drafts = [Draft(ZOMBIE_PLACED if zombie else PLACED, dict(payload)), *deal(state)]
+    placed = Placed(command.seat, slot, name, msgspec.UNSET if state.hidden else value)
+    drafts = [Draft(ZOMBIE_PLACED if zombie else PLACED, placed), *deal(state)]
     if zombie and state.hidden:
         committed = state.dealt.get((player, value))
-        reveal: ZombieRevealed = {
-            "seat": command.seat,
-            "cell": name,
-            "value": value,
-            "dealt_seq": committed,
-        }
-        drafts.append(Draft(ZOMBIE_REVEALED, dict(reveal)))
+        reveal = ZombieRevealed(command.seat, name, value, committed)
+        drafts.append(Draft(ZOMBIE_REVEALED, reveal))
     return drafts
 
 
@@ -109,8 +104,7 @@ def _move(state: ZombegoState, command: Move, ctx: Context) -> list[Draft]:
     origin, dest = notation.cell(command.origin.lower(), n), notation.cell(command.to.lower(), n)
     check(state.position, RulesMove(MOVE, origin, dest))
     names = cell_name(origin, n), cell_name(dest, n)
-    payload: Moved = {"seat": command.seat, "from": names[0], "to": names[1]}
-    return [Draft(MOVED, dict(payload)), *deal(state)]
+    return [Draft(MOVED, Moved(command.seat, names[0], names[1])), *deal(state)]
 
 
 def deal(state: ZombegoState) -> list[Draft]:
@@ -121,6 +115,6 @@ def deal(state: ZombegoState) -> list[Draft]:
     for player, hand in enumerate(state.opening.hands, start=1):
         seat = state.seat_of(player)
         for slot, code in enumerate(hand):
-            payload: PieceDealt = {"seat": seat, "slot": slot, "value": code >> 2}
-            drafts.append(Draft(PIECE_DEALT, dict(payload), private_to=(seat,)))
+            dealt = PieceDealt(seat, slot, code >> 2)
+            drafts.append(Draft(PIECE_DEALT, dealt, private_to=(seat,)))
     return drafts

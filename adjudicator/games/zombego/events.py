@@ -3,18 +3,16 @@
 A placement keeps the hand slot (public in every ruleset) and, outside the hidden variant, the
 value; cells are named as on the board (``a1``). In the hidden variant ``zombego.piece_dealt``
 is private to its seat and ``zombego.zombie_revealed`` follows every zombie placement.
-Outcomes are derived by the fold. ``payload_of`` and ``upcast`` are
-:class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
+Outcomes are derived by the fold. Each payload is a frozen struct, decoded once where the
+store's events become facts (as Zoom's, see its ``events.py``). ``payload_of`` and ``upcast``
+are :class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
-from typing import NotRequired
+import msgspec
 
-from pydantic import with_config
-from typing_extensions import TypedDict
-
-from adjudicator.games.payloads import STRICT, EventTypes
+from adjudicator.games.payloads import EventTypes, Payload
 
 PLACED = "zombego.placed"
 ZOMBIE_PLACED = "zombego.zombie_placed"
@@ -26,23 +24,25 @@ PLAYS = frozenset({PLACED, ZOMBIE_PLACED, MOVED, PIECE_DEALT, ZOMBIE_REVEALED})
 commands may not go back before) is the time of."""
 
 
-@with_config(STRICT)
-class Placed(TypedDict):
-    """``zombego.placed`` and ``zombego.zombie_placed``: a hand piece put on ``cell``."""
+class Placed(Payload, frozen=True):
+    """``zombego.placed`` and ``zombego.zombie_placed``: a hand piece put on ``cell`` (its
+    ``value`` left out in the hidden variant: the key is then absent, never null)."""
 
     seat: str
     slot: int
     cell: str
-    value: NotRequired[int]
+    value: int | msgspec.UnsetType = msgspec.UNSET
 
 
-Moved = TypedDict("Moved", {"seat": str, "from": str, "to": str})
-"""A piece moved from one cell to another (``from`` is a Python keyword: functional syntax)."""
-with_config(STRICT)(Moved)
+class Moved(Payload, frozen=True):
+    """A piece moved from one cell to another (recorded as ``from`` and ``to``)."""
+
+    seat: str
+    origin: str = msgspec.field(name="from")
+    to: str
 
 
-@with_config(STRICT)
-class PieceDealt(TypedDict):
+class PieceDealt(Payload, frozen=True):
     """Private to ``seat``: the value dealt into one of its hand slots."""
 
     seat: str
@@ -50,8 +50,7 @@ class PieceDealt(TypedDict):
     value: int
 
 
-@with_config(STRICT)
-class ZombieRevealed(TypedDict):
+class ZombieRevealed(Payload, frozen=True):
     """The value of the zombie just placed, and the seq of the deal fact committing to it."""
 
     seat: str
@@ -59,6 +58,9 @@ class ZombieRevealed(TypedDict):
     value: int
     dealt_seq: int | None
 
+
+ZombegoEvent = Placed | Moved | PieceDealt | ZombieRevealed
+"""Every payload of the game's own events."""
 
 EVENTS = EventTypes(
     {

@@ -104,8 +104,8 @@ def test_a_placement_is_recorded_as_what_the_seat_did() -> None:
 def test_a_piece_may_be_named_by_slot() -> None:
     table = new_table()
     [fact] = table.act(Place(seat="white", cell="a1", slot=3), seat="white", t=1)
-    assert fact.payload["slot"] == 3
-    assert fact.payload["value"] == state(table).opening.hands[0][3] >> 2
+    assert fact.payload.slot == 3
+    assert fact.payload.value == state(table).opening.hands[0][3] >> 2
 
 
 @pytest.mark.parametrize(
@@ -252,8 +252,8 @@ def test_a_placed_zombie_is_revealed_by_a_public_event() -> None:
     table.act(command(texts[index], SEATS[index % 2]), seat=SEATS[index % 2], t=index)
     revealed = table.facts[-1]
     assert revealed.type == "zombego.zombie_revealed"
-    assert revealed.payload["value"] == 57 and revealed.payload["cell"] == "f3"
-    deal = table.facts[revealed.payload["dealt_seq"] - 1]
-    assert deal.type == "zombego.piece_dealt" and deal.payload["value"] == 57
+    assert revealed.payload.value == 57 and revealed.payload.cell == "f3"
+    deal = table.facts[revealed.payload.dealt_seq - 1]
+    assert deal.type == "zombego.piece_dealt" and deal.payload.value == 57
     black = table.game.view(state(table), Viewer(Role.SEAT, seat="black"))
     assert black["board"]["f3"] == {"owner": "white", "zombie": True, "value": 57}
