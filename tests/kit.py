@@ -14,7 +14,7 @@ would; ``table.state(t)`` folds the log at ``t``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -220,8 +220,8 @@ class When:
 def _shown(items: Sequence[Expected], expected: Sequence[Expected]) -> list[Expected]:
     """``items`` in the shape of ``expected``: whole drafts when every expected item is one,
     else ``(type, payload)`` pairs, so the two compare and a failure shows both."""
-    if expected and all(isinstance(e, Draft) for e in expected):
-        return list(items)
+    if expected and all(isinstance(e, Draft) for e in expected):  # payloads as recorded
+        return [replace(i, payload=plain(i.payload)) for i in items if isinstance(i, Draft)]
     return [_pair(i) for i in items]
 
 

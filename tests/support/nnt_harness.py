@@ -206,7 +206,7 @@ class Match:
         found = [
             f.seq
             for f in self.facts
-            if f.type == type and (seat is None or f.payload.get("seat") == seat)
+            if f.type == type and (seat is None or plain(f.payload).get("seat") == seat)
         ]
         return found[nth]
 

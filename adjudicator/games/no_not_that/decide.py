@@ -8,8 +8,9 @@ same batch unless the opponent's own solution window (same step) is still open.
 
 from __future__ import annotations
 
-from typing import assert_never, cast
+from typing import assert_never
 
+import msgspec
 from pydantic import BaseModel
 
 from adjudicator.games.no_not_that import checks, flow
@@ -44,15 +45,16 @@ from adjudicator.games.no_not_that.events import (
     ROUND_STARTED,
     SOLUTION_REVEALED,
     SOLVED,
+    Accepted,
     Acted,
     CategoryJudged,
+    Challenged,
     Exchanged,
     ItemUsed,
     PromptJudged,
     Revealed,
     RevealedAction,
     RoundStarted,
-    SeatOnly,
     SolutionRevealed,
     Solved,
 )
@@ -78,19 +80,17 @@ def decide(state: NoNotThatState, command: NoNotThatCommand, ctx: Context) -> li
         case Challenge() | Accept():
             seat = _acting_seat(state, command.seat, ctx)
             checks.challengeable(state, seat)
-            kind = CHALLENGED if isinstance(command, Challenge) else ACCEPTED
-            answer: SeatOnly = {"seat": seat}
-            return [Draft(kind, dict(answer))]
+            if isinstance(command, Challenge):
+                return [Draft(CHALLENGED, Challenged(seat))]
+            return [Draft(ACCEPTED, Accepted(seat))]
         case UseItem():
             seat = _acting_seat(state, command.seat, ctx)
             checks.use_item(state, seat, command.item)
-            used: ItemUsed = {"seat": seat, "item": str(command.item)}
-            return [Draft(ITEM_USED, dict(used))]
+            return [Draft(ITEM_USED, ItemUsed(seat, str(command.item)))]
         case Exchange():
             seat = _acting_seat(state, command.seat, ctx)
             checks.exchange(state)
-            exchanged: Exchanged = {"seat": seat, "times": command.times}
-            return [Draft(EXCHANGED, dict(exchanged))]
+            return [Draft(EXCHANGED, Exchanged(seat, command.times))]
         case StartRound() | JudgeCategory() | JudgeValue() | JudgePrompt():
             return _host_command(state, command, ctx)
         case _:
@@ -108,22 +108,15 @@ def _step_action(state: NoNotThatState, command: StepCommand, ctx: Context) -> l
     raw = command.object if isinstance(command, Submit | HeadStart) else None
     value = checks.step_action(state, seat, kind, raw)
     assert state.round is not None
-    payload: Acted = {
-        "seat": seat,
-        "round": state.round.number,
-        "step": state.round.step,
-        "action": str(kind),
-    }
-    if raw is not None:
-        payload["object"] = raw
-    drafts = [Draft(ACTED, dict(payload), private_to=(seat,))]
+    number, step = state.round.number, state.round.step
+    acted = Acted(seat, number, step, str(kind), msgspec.UNSET if raw is None else raw)
+    drafts = [Draft(ACTED, acted, private_to=(seat,))]
     other = state.fixed.other(seat)
     theirs = state.seats[other].action
     if theirs is not None:
         actions = {other: theirs, seat: Action(kind, value, 0, ctx.now)}
-        shown = cast(dict[str, RevealedAction], flow.public_actions(actions))
-        reveal: Revealed = {"round": state.round.number, "step": state.round.step, "actions": shown}
-        drafts.append(Draft(REVEALED, dict(reveal)))
+        shown = {s: RevealedAction(**a) for s, a in flow.public_actions(actions).items()}
+        drafts.append(Draft(REVEALED, Revealed(number, step, shown)))
     return drafts
 
 
@@ -132,15 +125,14 @@ def _solve(state: NoNotThatState, command: Solve, ctx: Context) -> list[Draft]:
     checks.open_claim(state, seat)
     for token in command.tokens:
         checks.sane_object(token)
-    tokens = list(command.tokens)
-    solved: Solved = {"seat": seat, "tokens": tokens}
-    drafts = [Draft(SOLVED, dict(solved), private_to=(seat,))]
+    tokens = tuple(command.tokens)
+    drafts = [Draft(SOLVED, Solved(seat, tokens), private_to=(seat,))]
     assert state.round is not None
     others = [c for c in state.round.prompt_claims if c.seat != seat]
     if not any(c.awaiting_solution for c in others):
-        sealed = {c.seat: c.tokens for c in others if c.tokens and c.revealed_at is None}
-        revealed: SolutionRevealed = {"solutions": {**sealed, seat: tokens}}
-        drafts.append(Draft(SOLUTION_REVEALED, dict(revealed)))
+        sealed = {c.seat: tuple(c.tokens) for c in others if c.tokens and c.revealed_at is None}
+        revealed = SolutionRevealed({**sealed, seat: tokens})
+        drafts.append(Draft(SOLUTION_REVEALED, revealed))
     return drafts
 
 
@@ -150,26 +142,16 @@ def _host_command(state: NoNotThatState, command: HostCommand, ctx: Context) -> 
     match command:
         case StartRound():
             number = checks.start_round(state, command.round)
-            started: RoundStarted = {"round": number}
-            return [Draft(ROUND_STARTED, dict(started))]
+            return [Draft(ROUND_STARTED, RoundStarted(number))]
         case JudgeCategory():
             question = checks.judge_category(state, command.target_seq)
-            fits: CategoryJudged = {
-                "target_seq": command.target_seq,
-                "object": question.object,
-                "fits": command.fits,
-            }
-            return [Draft(CATEGORY_JUDGED, dict(fits))]
+            fits = CategoryJudged(question.object, command.fits, command.target_seq)
+            return [Draft(CATEGORY_JUDGED, fits)]
         case JudgeValue():
             value = checks.judge_value(state, command.object)
-            for_round: CategoryJudged = {"object": value, "fits": command.fits}
-            return [Draft(CATEGORY_JUDGED, dict(for_round))]
+            return [Draft(CATEGORY_JUDGED, CategoryJudged(value, command.fits))]
         case JudgePrompt():
             claim = checks.judge_prompt(state, command.target_seq)
-            meets: PromptJudged = {
-                "target_seq": command.target_seq,
-                "seat": claim.seat,
-                "meets": command.meets,
-            }
-            return [Draft(PROMPT_JUDGED, dict(meets))]
+            meets = PromptJudged(claim.seat, command.meets, command.target_seq)
+            return [Draft(PROMPT_JUDGED, meets)]
     assert_never(command)

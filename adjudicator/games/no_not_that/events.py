@@ -2,19 +2,17 @@
 
 ``nnt.acted`` (every sealed step action, one type so the public envelope does not tell which) and
 ``nnt.solved`` are private to the acting seat; ``nnt.revealed`` and ``nnt.solution_revealed``
-make them public. Verdicts and points are derived by the fold, never recorded. ``payload_of``
-and ``upcast`` are :class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at
-version 1).
+make them public. Verdicts and points are derived by the fold, never recorded. Each payload is
+a frozen struct, decoded once where the store's events become facts (as Zoom's, see its
+``events.py``). ``payload_of`` and ``upcast`` are
+:class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
-from typing import NotRequired
+import msgspec
 
-from pydantic import with_config
-from typing_extensions import TypedDict
-
-from adjudicator.games.payloads import STRICT, EventTypes
+from adjudicator.games.payloads import EventTypes, Payload
 
 ROUND_STARTED = "nnt.round_started"
 ACTED = "nnt.acted"
@@ -46,32 +44,28 @@ PLAYS = frozenset(
 commands may not go back before) is the time of."""
 
 
-@with_config(STRICT)
-class RoundStarted(TypedDict):
+class RoundStarted(Payload, frozen=True):
     round: int
 
 
-@with_config(STRICT)
-class Acted(TypedDict):
+class Acted(Payload, frozen=True):
     """Private: a seat's step action (a ``Kind`` value), with the object as posted if it has one."""
 
     seat: str
     round: int
     step: int
     action: str
-    object: NotRequired[str]
+    object: str | msgspec.UnsetType = msgspec.UNSET
 
 
-@with_config(STRICT)
-class RevealedAction(TypedDict):
+class RevealedAction(Payload, frozen=True):
     """A revealed action; only a submission shows its object (a Head Start's stays hidden)."""
 
     action: str
-    object: NotRequired[str]
+    object: str | msgspec.UnsetType | None = msgspec.UNSET
 
 
-@with_config(STRICT)
-class Revealed(TypedDict):
+class Revealed(Payload, frozen=True):
     """Both seats acted in this step: their actions by seat."""
 
     round: int
@@ -79,46 +73,46 @@ class Revealed(TypedDict):
     actions: dict[str, RevealedAction]
 
 
-@with_config(STRICT)
-class Solved(TypedDict):
+class Solved(Payload, frozen=True):
     """Private: a seat's solution of its prompt claim, as tokens in order."""
 
     seat: str
-    tokens: list[str]
+    tokens: tuple[str, ...]
 
 
-@with_config(STRICT)
-class SolutionRevealed(TypedDict):
+class SolutionRevealed(Payload, frozen=True):
     """The sealed solutions of the step, by seat."""
 
-    solutions: dict[str, list[str]]
+    solutions: dict[str, tuple[str, ...]]
 
 
-@with_config(STRICT)
-class SeatOnly(TypedDict):
-    """``nnt.challenged`` and ``nnt.accepted``: the seat answering a prompt claim."""
+class Challenged(Payload, frozen=True):
+    """The seat challenging a prompt claim."""
 
     seat: str
 
 
-@with_config(STRICT)
-class ItemUsed(TypedDict):
+class Accepted(Payload, frozen=True):
+    """The seat accepting a prompt claim."""
+
+    seat: str
+
+
+class ItemUsed(Payload, frozen=True):
     """A seat used an item (an ``Item`` value)."""
 
     seat: str
     item: str
 
 
-@with_config(STRICT)
-class Exchanged(TypedDict):
+class Exchanged(Payload, frozen=True):
     """A seat traded ``times`` points for two safety nets each."""
 
     seat: str
     times: int
 
 
-@with_config(STRICT)
-class CategoryJudged(TypedDict):
+class CategoryJudged(Payload, frozen=True):
     """The host ruled whether an object fits the round's host-judged category.
 
     With ``target_seq`` (``judge_category``): the verdict on the one question it names (a
@@ -128,11 +122,10 @@ class CategoryJudged(TypedDict):
 
     object: str
     fits: bool
-    target_seq: NotRequired[int]
+    target_seq: int | msgspec.UnsetType = msgspec.UNSET
 
 
-@with_config(STRICT)
-class PromptJudged(TypedDict):
+class PromptJudged(Payload, frozen=True):
     """The host ruled whether a seat's solution meets the round's host-judged prompt.
 
     ``target_seq`` names the prompt claim (or its solution); ``seat`` is its claimant. Records
@@ -140,8 +133,23 @@ class PromptJudged(TypedDict):
 
     seat: str
     meets: bool
-    target_seq: NotRequired[int]
+    target_seq: int | msgspec.UnsetType = msgspec.UNSET
 
+
+NntEvent = (
+    RoundStarted
+    | Acted
+    | Revealed
+    | Solved
+    | SolutionRevealed
+    | Challenged
+    | Accepted
+    | ItemUsed
+    | Exchanged
+    | CategoryJudged
+    | PromptJudged
+)
+"""Every payload of the game's own events."""
 
 EVENTS = EventTypes(
     {
@@ -150,8 +158,8 @@ EVENTS = EventTypes(
         REVEALED: Revealed,
         SOLVED: Solved,
         SOLUTION_REVEALED: SolutionRevealed,
-        CHALLENGED: SeatOnly,
-        ACCEPTED: SeatOnly,
+        CHALLENGED: Challenged,
+        ACCEPTED: Accepted,
         ITEM_USED: ItemUsed,
         EXCHANGED: Exchanged,
         CATEGORY_JUDGED: CategoryJudged,

@@ -5,13 +5,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import cast
+from typing import assert_never
+
+import msgspec
 
 from adjudicator.games.no_not_that import checks, flow, scoring
-from adjudicator.games.no_not_that import events as ev
 from adjudicator.games.no_not_that.commands import Item
+from adjudicator.games.no_not_that.events import (
+    PLAYS,
+    Accepted,
+    Acted,
+    CategoryJudged,
+    Challenged,
+    Exchanged,
+    ItemUsed,
+    NntEvent,
+    PromptJudged,
+    Revealed,
+    RoundStarted,
+    SolutionRevealed,
+    Solved,
+)
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
+from adjudicator.games.payloads import Unreadable
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
@@ -20,13 +37,29 @@ Handler = Callable[[NoNotThatState, Fact], None]
 
 
 def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
-    handler = HANDLERS.get(fact.type)
-    if handler is None:
+    """Apply one recorded event to a copy of ``state``: the game's own by its payload (decoded
+    once, an :data:`NntEvent`), a ruling by its type. What the rules refuse, or a payload they
+    cannot read, is folded as void instead."""
+    if fact.type in PLAYS:
+        event = fact.payload
+        if isinstance(event, Unreadable):
+            return _void(state, fact, f"malformed payload: {event.reason}")
+        return _guarded(state, fact, lambda new: _apply(new, fact, event))
+    ruling = RULINGS.get(fact.type)
+    if ruling is None:
         known = fact.type in OFF_TIMELINE  # the match's records, untimed rulings: nothing to do
         return state if known else _void(state, fact, f"unknown event type: {fact.type}")
+    return _guarded(state, fact, lambda new: ruling(new, fact))
+
+
+def _guarded(
+    state: NoNotThatState, fact: Fact, apply: Callable[[NoNotThatState], None]
+) -> NoNotThatState:
+    """``apply`` to a copy of ``state``; ``state`` with ``fact`` void if the rules refuse it or
+    its values are out of their range (an item or action no one has)."""
     new = state.clone()
     try:
-        handler(new, fact)
+        apply(new)
     except DomainError as error:
         return _void(state, fact, f"{error.code}: {error.message}")
     except (KeyError, TypeError, ValueError) as error:
@@ -34,56 +67,72 @@ def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     return new
 
 
+def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> None:
+    match event:
+        case RoundStarted():
+            number = event.round
+            checks.start_round(state, number)
+            flow.start_round(state, number, fact.at)
+        case Acted():
+            _acted(state, fact, event)
+        case Revealed() | SolutionRevealed():
+            pass  # reveals only make payloads public; the fold already knows them
+        case Solved():
+            _solved(state, fact, event)
+        case Challenged():
+            claim = checks.challengeable(state, _seat(state, event.seat))
+            claim.challenge_seq, claim.challenge_amendment = fact.seq, fact.amendment
+            flow.proceed(state, fact.at)
+        case Accepted():
+            claim = checks.challengeable(state, _seat(state, event.seat))
+            flow.close_challenge(state, claim, "accepted", fact.at)
+        case ItemUsed():
+            _item_used(state, _seat(state, event.seat), Item(event.item))
+        case Exchanged():
+            _exchanged(state, _seat(state, event.seat), event.times)
+        case CategoryJudged():
+            _category_judged(state, event)
+            flow.proceed(state, fact.at)
+        case PromptJudged():
+            _prompt_judged(state, event)
+            flow.proceed(state, fact.at)
+        case _:
+            assert_never(event)
+
+
 def _void(state: NoNotThatState, fact: Fact, reason: str) -> NoNotThatState:
     return replace(state, voided={**state.voided, fact.seq: reason})
 
 
-def _seat(state: NoNotThatState, fact: Fact) -> str:
-    seat = str(fact.payload["seat"])
+def _seat(state: NoNotThatState, seat: str) -> str:
     checks.known_seat(state, seat)
     return seat
 
 
-def _round_started(state: NoNotThatState, fact: Fact) -> None:
-    number = int(cast(ev.RoundStarted, fact.payload)["round"])
-    checks.start_round(state, number)
-    flow.start_round(state, number, fact.at)
-
-
-def _acted(state: NoNotThatState, fact: Fact) -> None:
-    seat, payload = _seat(state, fact), cast(ev.Acted, fact.payload)
-    kind = Kind(payload["action"])
-    raw = payload.get("object")
-    value = checks.step_action(state, seat, kind, None if raw is None else str(raw))
+def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> None:
+    seat, kind = _seat(state, acted.seat), Kind(acted.action)
+    raw = None if acted.object is msgspec.UNSET else acted.object
+    value = checks.step_action(state, seat, kind, raw)
     assert state.round is not None
-    if (payload["round"], payload["step"]) != (state.round.number, state.round.step):
+    if (acted.round, acted.step) != (state.round.number, state.round.step):
         raise RuleViolation("stale_action", "the action names another step")
     if kind is Kind.HEAD_START:
         state.seats[seat].used.append(Item.HEAD_START)
     flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
 
 
-def _solved(state: NoNotThatState, fact: Fact) -> None:
-    claim = checks.open_claim(state, _seat(state, fact))
-    tokens = [str(token) for token in cast(ev.Solved, fact.payload)["tokens"]]
-    claim.tokens, claim.solved_seq, claim.solved_amendment = tokens, fact.seq, fact.amendment
+def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> None:
+    claim = checks.open_claim(state, _seat(state, solved.seat))
+    claim.tokens, claim.solved_seq, claim.solved_amendment = (
+        list(solved.tokens),
+        fact.seq,
+        fact.amendment,
+    )
     claim.solved_at = fact.at
     flow.proceed(state, fact.at)
 
 
-def _challenged(state: NoNotThatState, fact: Fact) -> None:
-    claim = checks.challengeable(state, _seat(state, fact))
-    claim.challenge_seq, claim.challenge_amendment = fact.seq, fact.amendment
-    flow.proceed(state, fact.at)
-
-
-def _accepted(state: NoNotThatState, fact: Fact) -> None:
-    claim = checks.challengeable(state, _seat(state, fact))
-    flow.close_challenge(state, claim, "accepted", fact.at)
-
-
-def _item_used(state: NoNotThatState, fact: Fact) -> None:
-    seat, item = _seat(state, fact), Item(cast(ev.ItemUsed, fact.payload)["item"])
+def _item_used(state: NoNotThatState, seat: str, item: Item) -> None:
     checks.use_item(state, seat, item)
     player = state.seats[seat]
     player.used.append(item)
@@ -93,8 +142,7 @@ def _item_used(state: NoNotThatState, fact: Fact) -> None:
         player.ring_invalid = player.ring_prompt = True
 
 
-def _exchanged(state: NoNotThatState, fact: Fact) -> None:
-    seat, times = _seat(state, fact), int(cast(ev.Exchanged, fact.payload)["times"])
+def _exchanged(state: NoNotThatState, seat: str, times: int) -> None:
     checks.exchange(state)
     if times < 1:
         raise ValueError("times must be positive")
@@ -102,33 +150,29 @@ def _exchanged(state: NoNotThatState, fact: Fact) -> None:
     state.seats[seat].nets += 2 * times
 
 
-def _category_judged(state: NoNotThatState, fact: Fact) -> None:
+def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> None:
     """With ``target_seq``: the verdict on that question's submission. Without (``judge_value``
     and older records): the verdict on the value for the round."""
-    payload = cast(ev.CategoryJudged, fact.payload)
-    if "target_seq" in payload:
-        question = checks.judge_category(state, int(payload["target_seq"]))
-        recorded = str(payload["object"])
+    if judged.target_seq is not msgspec.UNSET:
+        question = checks.judge_category(state, judged.target_seq)
+        recorded = judged.object
         _same(normalise(recorded) or recorded, question.object)
         assert state.round is not None
-        state.round.object_verdicts[question.key] = bool(payload["fits"])
+        state.round.object_verdicts[question.key] = judged.fits
     else:
-        value = checks.judge_value(state, str(payload["object"]))
+        value = checks.judge_value(state, judged.object)
         assert state.round is not None
-        state.round.verdicts[value] = bool(payload["fits"])
-    flow.proceed(state, fact.at)
+        state.round.verdicts[value] = judged.fits
 
 
-def _prompt_judged(state: NoNotThatState, fact: Fact) -> None:
+def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> None:
     """With ``target_seq``: that claim's verdict; older records name the claim by its seat."""
-    payload = cast(ev.PromptJudged, fact.payload)
-    if "target_seq" in payload:
-        claim = checks.judge_prompt(state, int(payload["target_seq"]))
-        _same(_seat(state, fact), claim.seat)
+    if judged.target_seq is not msgspec.UNSET:
+        claim = checks.judge_prompt(state, judged.target_seq)
+        _same(_seat(state, judged.seat), claim.seat)
     else:
-        claim = checks.judge_prompt_of_seat(state, _seat(state, fact))
-    claim.host_verdict = "correct" if payload["meets"] else "incorrect"
-    flow.proceed(state, fact.at)
+        claim = checks.judge_prompt_of_seat(state, _seat(state, judged.seat))
+    claim.host_verdict = "correct" if judged.meets else "incorrect"
 
 
 def _same(recorded: str, named: str) -> None:
@@ -138,7 +182,7 @@ def _same(recorded: str, named: str) -> None:
 
 
 def _adjust_score(state: NoNotThatState, fact: Fact) -> None:
-    scoring.gain(state, _seat(state, fact), int(fact.payload["delta"]))
+    scoring.gain(state, _seat(state, str(fact.payload["seat"])), int(fact.payload["delta"]))
 
 
 def _end_round(state: NoNotThatState, fact: Fact) -> None:
@@ -157,22 +201,7 @@ def _declare_result(state: NoNotThatState, fact: Fact) -> None:
     state.phase = Phase.FINISHED
 
 
-def _marker(state: NoNotThatState, fact: Fact) -> None:
-    """Reveals only make payloads public; the fold already knows them."""
-
-
-HANDLERS: dict[str, Handler] = {
-    ev.ROUND_STARTED: _round_started,
-    ev.ACTED: _acted,
-    ev.REVEALED: _marker,
-    ev.SOLVED: _solved,
-    ev.SOLUTION_REVEALED: _marker,
-    ev.CHALLENGED: _challenged,
-    ev.ACCEPTED: _accepted,
-    ev.ITEM_USED: _item_used,
-    ev.EXCHANGED: _exchanged,
-    ev.CATEGORY_JUDGED: _category_judged,
-    ev.PROMPT_JUDGED: _prompt_judged,
+RULINGS: dict[str, Handler] = {
     "ruling.adjust_score": _adjust_score,
     "ruling.end_round": _end_round,
     "ruling.declare_result": _declare_result,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.games.no_not_that import Phase
+from adjudicator.games.payloads import plain
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 ITEMS = {"Alpha": ["extra_safe", "life_ring", "head_start"]}
@@ -22,7 +23,7 @@ def test_seats_start_with_3_nets_and_the_granted_items() -> None:
 def test_extra_safe_gives_3_nets_once() -> None:
     m = with_items()
     drafts = m.do(1, "Alpha", "use_item", item="extra_safe")
-    assert [(d.type, d.payload) for d in drafts] == [
+    assert [(d.type, plain(d.payload)) for d in drafts] == [
         ("nnt.item_used", {"seat": "Alpha", "item": "extra_safe"})
     ]
     assert m.state(1).seats["Alpha"].nets == 6

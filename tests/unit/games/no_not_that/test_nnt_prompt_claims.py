@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.games.no_not_that import Phase
+from adjudicator.games.payloads import plain
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 
@@ -46,7 +47,7 @@ def test_a_solution_is_sealed_and_revealed_in_the_same_batch() -> None:
         ("nnt.solved", ("Alpha",)),
         ("nnt.solution_revealed", None),
     ]
-    assert drafts[1].payload == {"solutions": {"Alpha": ["W", "H", "I", "Z"]}}
+    assert plain(drafts[1].payload) == {"solutions": {"Alpha": ["W", "H", "I", "Z"]}}
 
 
 def test_a_correct_solution_opens_a_challenge_window_then_gains_3() -> None:
@@ -184,7 +185,7 @@ def test_two_prompt_claims_in_one_step_are_each_resolved() -> None:
     assert "WHIZ" not in repr(m.view(9, "Beta"))
     second = m.do(12, "Beta", "solve", tokens=["B", "A", "T"])
     assert second[-1].type == "nnt.solution_revealed"
-    assert second[-1].payload == {
+    assert plain(second[-1].payload) == {
         "solutions": {"Alpha": ["W", "H", "I", "Z"], "Beta": ["B", "A", "T"]}
     }
     assert m.score(12) == {"Alpha": 1, "Beta": 0}  # BAT: 3 letters, incorrect

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.games.no_not_that import Phase
+from adjudicator.games.payloads import plain
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 
@@ -44,7 +45,7 @@ def test_the_hosts_judgement_settles_the_claim() -> None:
     m.step(4, Alpha=("claim_invalid",), Beta=("submit", "dog"))
     claim = m.seq_of("nnt.acted", "Alpha")
     drafts = m.do(9, "host", "judge_category", target_seq=claim, fits=False)
-    assert [(d.type, d.payload) for d in drafts] == [
+    assert [(d.type, plain(d.payload)) for d in drafts] == [
         ("nnt.category_judged", {"target_seq": claim, "object": "TABLE", "fits": False})
     ]
     assert m.score(9) == {"Alpha": 1, "Beta": 0}
