@@ -7,12 +7,12 @@ from typing import Any
 from adjudicator.games.no_not_that import NoNotThatGame
 from adjudicator.games.no_not_that import events as nnt_events
 from adjudicator.games.no_not_that.dictionary import Dictionaries
-from adjudicator.games.payloads import EventTypes
 from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zombego import events as zombego_events
 from adjudicator.games.zoom import ZoomGame
 from adjudicator.games.zoom import events as zoom_events
 from adjudicator.kernel.decider import Game
+from adjudicator.kernel.payloads import EventTypes
 
 GAMES: dict[str, Game[Any, Any]] = {
     ZoomGame.name: ZoomGame(),

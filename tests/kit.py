@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from adjudicator.games.payloads import plain
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import (
     HOST,
@@ -36,6 +35,7 @@ from adjudicator.kernel.decider import (
 )
 from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.fold import Folded, fold
+from adjudicator.kernel.payloads import plain
 from adjudicator.registry import decode
 
 T0 = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)

@@ -96,7 +96,7 @@ class Setup:
 class Fact:
     """A recorded event as the rules see it. ``payload`` is decoded once, where the store's
     events become facts (``projections.facts``): a game's struct (or ``Unreadable``), else the
-    recorded mapping (``adjudicator.games.payloads``). ``amendment`` is a host ruling's override;
+    recorded mapping (``adjudicator.kernel.payloads``). ``amendment`` is a host ruling's override;
     ``source`` where a host-entered event came from (a chat post), which no rule reads: the
     fold only hands it on to what it derives from the event (a graded buzz, a timeline point)."""
 
@@ -112,7 +112,7 @@ class Fact:
 @dataclass(frozen=True, slots=True)
 class Draft:
     """An event ``decide`` wants recorded. ``private_to`` seats (plus host) see its payload,
-    a game's struct or a dict, recorded as ``adjudicator.games.payloads.plain`` makes it."""
+    a game's struct or a dict, recorded as ``adjudicator.kernel.payloads.plain`` makes it."""
 
     type: str
     payload: object  # a game's struct, or a dict (rulings; the games not yet typed)

@@ -8,10 +8,10 @@ from datetime import datetime
 from typing import Any
 
 from adjudicator import rulings
-from adjudicator.games.payloads import plain
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, MATCH_CLOSED, Draft
 from adjudicator.kernel.errors import RuleViolation
+from adjudicator.kernel.payloads import plain
 from api.service import access, handling
 from api.service.matches import Acted, MatchService
 from api.service.requests import not_in_future, request_digest, scoped_key

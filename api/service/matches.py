@@ -19,7 +19,6 @@ from typing import Any, Protocol, runtime_checkable
 import anyio.to_thread
 from pydantic import BaseModel, ValidationError
 
-from adjudicator.games.payloads import plain
 from adjudicator.kernel import runner
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import (
@@ -34,6 +33,7 @@ from adjudicator.kernel.decider import (
 )
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import Folded, Running
+from adjudicator.kernel.payloads import plain
 from api.service import access, handling
 from api.service.errors import ConfigInvalid, UnknownGame
 from api.service.requests import not_in_future, request_digest, scoped_key

@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from starlette.requests import Request  # noqa: E402
 
-from adjudicator.games.payloads import plain  # noqa: E402
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
+from adjudicator.kernel.payloads import plain  # noqa: E402
 from api.http.responses import SharedBodies  # noqa: E402
 from api.http.routes.matches import diff_known, get_state, get_timeline  # noqa: E402
 from api.service.matches import MatchService  # noqa: E402

@@ -34,11 +34,11 @@ from sqlalchemy.pool import NullPool
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.games.payloads import plain  # noqa: E402
 from adjudicator.games.zoom import ZoomGame  # noqa: E402
 from adjudicator.games.zoom.grid import Shape, generate  # noqa: E402
 from adjudicator.kernel.decider import Fact, Setup  # noqa: E402
 from adjudicator.kernel.fold import fold  # noqa: E402
+from adjudicator.kernel.payloads import plain  # noqa: E402
 from adjudicator.registry import decode  # noqa: E402
 from api.cli.demo import free_port  # noqa: E402
 from events.migrate import upgrade  # noqa: E402

@@ -20,10 +20,10 @@ from uuid import uuid4
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.payloads import plain
 from adjudicator.games.zoom.commands import Buzz, Pair, StartRound
 from adjudicator.kernel.decider import Fact, Game, Setup
 from adjudicator.kernel.fold import Running
+from adjudicator.kernel.payloads import plain
 from events import EventStore, NewEvent, TokenRecord
 from projections.stored_checkpoints import FoldStore, codec_id
 from projections.stored_heads import Heads

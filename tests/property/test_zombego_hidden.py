@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.payloads import plain
 from adjudicator.games.zombego import ZombegoGame, board
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoCommand
 from adjudicator.games.zombego.play import make
@@ -22,6 +21,7 @@ from adjudicator.games.zombego.position import MOVE, ZOMBIE, Position
 from adjudicator.games.zombego.position import Move as RulesMove
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Context, Fact, Role, Setup, Viewer, seat_actor
+from adjudicator.kernel.payloads import plain
 
 GAME = ZombegoGame()
 SEATS = ("white", "black")

@@ -4,8 +4,8 @@ a dropped fold is folded again, equal, when next asked for."""
 
 from __future__ import annotations
 
-from adjudicator.games.payloads import plain
 from adjudicator.games.zoom.game import ZoomGame
+from adjudicator.kernel.payloads import plain
 from events import EventStore, MatchRecord, NewEvent
 from infra.bench.zoom_bench import long_match
 from projections.live import LiveFolds

@@ -17,9 +17,9 @@ from pydantic import BaseModel
 from adjudicator import rulings
 from adjudicator.games.no_not_that import NoNotThatGame, NoNotThatState
 from adjudicator.games.no_not_that.commands import COMMAND_MODELS
-from adjudicator.games.payloads import plain
 from adjudicator.kernel.decider import HOST, Draft, Fact, Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
+from adjudicator.kernel.payloads import plain
 from tests.kit import Act, History, Specification, Table, When, act, given
 
 HOST_NAME = HOST

@@ -5,14 +5,14 @@
 make them public. Verdicts and points are derived by the fold, never recorded. Each payload is
 a frozen struct, decoded once where the store's events become facts (as Zoom's, see its
 ``events.py``). ``payload_of`` and ``upcast`` are
-:class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
+:class:`~adjudicator.kernel.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from adjudicator.games.payloads import EventTypes, Payload
+from adjudicator.kernel.payloads import EventTypes, Payload
 
 ROUND_STARTED = "nnt.round_started"
 ACTED = "nnt.acted"

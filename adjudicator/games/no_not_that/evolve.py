@@ -28,10 +28,10 @@ from adjudicator.games.no_not_that.events import (
 )
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
-from adjudicator.games.payloads import Unreadable
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
+from adjudicator.kernel.payloads import Unreadable
 
 Handler = Callable[[NoNotThatState, Fact], None]
 

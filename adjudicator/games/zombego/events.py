@@ -5,14 +5,14 @@ value; cells are named as on the board (``a1``). In the hidden variant ``zombego
 is private to its seat and ``zombego.zombie_revealed`` follows every zombie placement.
 Outcomes are derived by the fold. Each payload is a frozen struct, decoded once where the
 store's events become facts (as Zoom's, see its ``events.py``). ``payload_of`` and ``upcast``
-are :class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
+are :class:`~adjudicator.kernel.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
 import msgspec
 
-from adjudicator.games.payloads import EventTypes, Payload
+from adjudicator.kernel.payloads import EventTypes, Payload
 
 PLACED = "zombego.placed"
 ZOMBIE_PLACED = "zombego.zombie_placed"

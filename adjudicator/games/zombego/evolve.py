@@ -12,7 +12,6 @@ from typing import assert_never
 
 import msgspec
 
-from adjudicator.games.payloads import Unreadable
 from adjudicator.games.zombego import notation
 from adjudicator.games.zombego.check import check
 from adjudicator.games.zombego.decide import hand_piece
@@ -31,6 +30,7 @@ from adjudicator.games.zombego.position import MOVE, PLACE, ZOMBIE, Move
 from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
+from adjudicator.kernel.payloads import Unreadable
 
 PLAY_TYPES = {PLACED: PLACE, ZOMBIE_PLACED: ZOMBIE, MOVED: MOVE}
 _APPLIED = {*PLAY_TYPES, PIECE_DEALT}

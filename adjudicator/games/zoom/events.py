@@ -2,15 +2,15 @@
 
 Only facts are recorded: a buzz holds its pairs as posted (labels upper-cased, cells in canonical
 form); whether a pair is correct is derived by the fold. Each payload is a frozen struct
-(:class:`~adjudicator.games.payloads.Payload`): ``decide`` drafts it, the store records it as
+(:class:`~adjudicator.kernel.payloads.Payload`): ``decide`` drafts it, the store records it as
 JSON (``payloads.plain``), and the rules read it back decoded once (``EVENTS.decode``), a
-:data:`ZoomEvent` or :class:`~adjudicator.games.payloads.Unreadable`. ``payload_of`` and
-``upcast`` are :class:`~adjudicator.games.payloads.EventTypes`'s (every payload is at version 1).
+:data:`ZoomEvent` or :class:`~adjudicator.kernel.payloads.Unreadable`. ``payload_of`` and
+``upcast`` are :class:`~adjudicator.kernel.payloads.EventTypes`'s (every payload is at version 1).
 """
 
 from __future__ import annotations
 
-from adjudicator.games.payloads import EventTypes, Payload
+from adjudicator.kernel.payloads import EventTypes, Payload
 
 ROUND_STARTED = "zoom.round_started"
 BUZZED = "zoom.buzzed"

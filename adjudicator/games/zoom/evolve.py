@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, assert_never
 
-from adjudicator.games.payloads import Unreadable
 from adjudicator.games.zoom.events import (
     PLAYS,
     Buzzed,
@@ -43,6 +42,7 @@ from adjudicator.games.zoom.state import (
 )
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError
+from adjudicator.kernel.payloads import Unreadable
 from adjudicator.kernel.values import replacer, updated
 
 

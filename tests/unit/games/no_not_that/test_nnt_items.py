@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.games.no_not_that import Phase
-from adjudicator.games.payloads import plain
+from adjudicator.kernel.payloads import plain
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
 
 ITEMS = {"Alpha": ["extra_safe", "life_ring", "head_start"]}

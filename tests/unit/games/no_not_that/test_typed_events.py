@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.games.no_not_that import events
-from adjudicator.games.payloads import Unreadable, plain
+from adjudicator.kernel.payloads import Unreadable, plain
 from adjudicator.registry import decode
 from tests.support.nnt_harness import SEATS, started
 

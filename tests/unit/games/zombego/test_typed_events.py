@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.payloads import Unreadable, plain
 from adjudicator.games.zombego import ZombegoGame, events
 from adjudicator.kernel.decider import Setup
+from adjudicator.kernel.payloads import Unreadable, plain
 from adjudicator.registry import decode
 from tests.kit import Table
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from adjudicator.games.payloads import plain
 from adjudicator.games.zombego import ZombegoGame
 from adjudicator.games.zombego.commands import Move, Place, PlaceZombie, ZombegoConfig
 from adjudicator.games.zombego.state import ZombegoState
 from adjudicator.kernel.decider import Role, Setup, Viewer
 from adjudicator.kernel.errors import DomainError
+from adjudicator.kernel.payloads import plain
 from adjudicator.registry import GAMES
 from tests.kit import Act, History, Specification, Table, act, given, recorded
 from tests.support.zombego_play import command

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.games.payloads import Unreadable, plain
 from adjudicator.games.zoom import events
 from adjudicator.games.zoom.commands import Buzz, Pair
+from adjudicator.kernel.payloads import Unreadable, plain
 from adjudicator.registry import decode
 from tests.kit import Table
 from tests.unit.games.zoom.conftest import new_table, start
