@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from adjudicator import rulings
 from adjudicator.games.no_not_that import NoNotThatGame
 from adjudicator.games.no_not_that import events as nnt_events
 from adjudicator.games.no_not_that.dictionary import Dictionaries
@@ -31,8 +32,9 @@ EVENTS = EventTypes(
         **zoom_events.EVENTS.payloads,
         **nnt_events.EVENTS.payloads,
         **zombego_events.EVENTS.payloads,
+        **rulings.EVENTS.payloads,
     }
 )
-"""Every game's event types: ``EVENTS.decode(type, payload)`` is a recorded payload as the rules
-read it (the store's events become facts by it, ``projections.facts``)."""
+"""Every game's event types and the rulings': ``EVENTS.decode(type, payload)`` is a recorded
+payload as the rules read it (the store's events become facts by it, ``projections.facts``)."""
 decode = EVENTS.decode

@@ -27,12 +27,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, assert_never
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from adjudicator.kernel.decider import BOOKKEEPING, HOST, Draft, Fact
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.payloads import EventTypes, Unreadable
 from adjudicator.kernel.times import Instant
 
 PREFIX = "ruling."
@@ -104,6 +106,68 @@ RULINGS = frozenset(PREFIX + kind for kind in ALL)
 
 def is_ruling(event_type: str) -> bool:
     return event_type in RULINGS
+
+
+class _Recorded(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
+    """A ruling as recorded (its payload: the command's fields but ``type`` and ``occurred_at``),
+    decoded once where the store's events become facts. Keys it does not name are ignored (a
+    record made elsewhere or earlier may hold more); one that does not read is ``Unreadable``
+    and has no effect. A key the record lacks stays absent when it is recorded again."""
+
+    reason: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class Voided(_Recorded, frozen=True, kw_only=True):
+    target_seq: int
+
+
+class Undone(_Recorded, frozen=True, kw_only=True):
+    to_seq: int
+
+
+class Amended(_Recorded, frozen=True, kw_only=True):
+    target_seq: int
+    outcome: dict[str, Any]
+
+
+class _Timed(_Recorded, frozen=True, kw_only=True):
+    at: str | msgspec.UnsetType | None = msgspec.UNSET
+    """The game time where a record made before rulings carried it on the envelope."""
+
+
+class ScoreAdjusted(_Timed, frozen=True, kw_only=True):
+    seat: str
+    delta: int
+
+
+class RoundEnded(_Timed, frozen=True, kw_only=True):
+    pass
+
+
+class ResultDeclared(_Timed, frozen=True, kw_only=True):
+    winner: str | None
+
+
+class Noted(_Recorded, frozen=True, kw_only=True):
+    pass
+
+
+Recorded = Voided | Undone | Amended | ScoreAdjusted | RoundEnded | ResultDeclared | Noted
+"""Every ruling's recorded payload."""
+TimedRuling = ScoreAdjusted | RoundEnded | ResultDeclared
+"""The payloads of the rulings that act at their game time (a game's evolve reads them)."""
+
+EVENTS = EventTypes(
+    {
+        PREFIX + "void": Voided,
+        PREFIX + "undo": Undone,
+        PREFIX + "amend": Amended,
+        PREFIX + "adjust_score": ScoreAdjusted,
+        PREFIX + "end_round": RoundEnded,
+        PREFIX + "declare_result": ResultDeclared,
+        PREFIX + "note": Noted,
+    }
+)
 
 
 AnyRuling = Void | Undo | Amend | AdjustScore | EndRound | DeclareResult | Note
@@ -192,26 +256,38 @@ def resolve(facts: Sequence[Fact]) -> RulingEffects:
 
 
 def _apply(ruling: Fact, facts: Sequence[Fact], effects: RulingEffects) -> None:
-    why = f"voided by ruling {ruling.seq}: {ruling.payload.get('reason', '')}"
-    kind = ruling.type
-    if kind == "ruling.void":
-        effects.voided.setdefault(int(ruling.payload["target_seq"]), why)
-    elif kind == "ruling.undo":
-        to_seq = int(ruling.payload["to_seq"])
-        for fact in facts:
-            if to_seq < fact.seq < ruling.seq:
-                effects.voided.setdefault(fact.seq, why)
-    elif kind == "ruling.amend":
-        effects.amended.setdefault(int(ruling.payload["target_seq"]), ruling.payload["outcome"])
-    elif kind in TIMED:
-        at = effective_at(ruling)
-        effects.timed.append(Fact(ruling.seq, kind, ruling.actor, at, ruling.payload))
+    recorded: Recorded | Unreadable = ruling.payload
+    match recorded:
+        case Voided():
+            effects.voided.setdefault(recorded.target_seq, _why(ruling.seq, recorded))
+        case Undone():
+            why = _why(ruling.seq, recorded)
+            for fact in facts:
+                if recorded.to_seq < fact.seq < ruling.seq:
+                    effects.voided.setdefault(fact.seq, why)
+        case Amended():
+            effects.amended.setdefault(recorded.target_seq, recorded.outcome)
+        case ScoreAdjusted() | RoundEnded() | ResultDeclared():
+            at = effective_at(ruling.at, recorded)
+            effects.timed.append(Fact(ruling.seq, ruling.type, ruling.actor, at, recorded))
+        case Noted() | Unreadable():
+            pass  # a remark, or a ruling that does not read (recorded elsewhere): no effect
+        case _:
+            assert_never(recorded)
 
 
-def effective_at(ruling: Fact) -> datetime:
-    """Where a timed ruling acts: its game time (an older record's payload ``at`` if any)."""
-    value = ruling.payload.get("at")
-    if value is None:
-        return ruling.at
-    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    return moment if moment.tzinfo is not None else ruling.at
+def _why(seq: int, recorded: Voided | Undone) -> str:
+    reason = "" if recorded.reason is msgspec.UNSET else recorded.reason
+    return f"voided by ruling {seq}: {reason}"
+
+
+def effective_at(recorded_at: datetime, recorded: TimedRuling) -> datetime:
+    """Where a timed ruling acts: its game time ``recorded_at`` (the envelope's), or an older
+    record's payload ``at`` when it names an aware instant."""
+    if recorded.at is None or recorded.at is msgspec.UNSET:
+        return recorded_at
+    try:
+        moment = datetime.fromisoformat(recorded.at)
+    except ValueError:
+        return recorded_at
+    return moment if moment.tzinfo is not None else recorded_at

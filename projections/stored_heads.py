@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from sqlalchemy import func, select
 
 from adjudicator.kernel.decider import Fact, Game
 from adjudicator.kernel.fold import Running
+from adjudicator.registry import decode
 from adjudicator.rulings import RulingEffects
 from events import StoredEvent
 from events.tables import fold_heads, matches
@@ -51,7 +53,10 @@ def encode_meta(running: Running[Any]) -> bytes:
 
 
 def decode_meta(blob: bytes, state: Any, seq: int) -> Running[Any]:
+    """The fold's ``Running`` around ``state``; the timed rulings' payloads (read back as
+    mappings) decoded again as the store's events are (``registry.decode``)."""
     horizon, last_play, voided, amended, timed = _DECODER.decode(blob)
+    timed = [replace(fact, payload=decode(fact.type, fact.payload)) for fact in timed]
     return Running(state, RulingEffects(voided, dict(amended), timed), seq, horizon, last_play)
 
 

@@ -233,7 +233,7 @@ def match_result(winner: str | None, reason: str, scores: Mapping[str, float]) -
     return {"winner": winner, "reason": reason, "scores": dict(scores)}
 
 
-def declared_result(fact: Fact, scores: Mapping[str, float]) -> dict[str, Any]:
+def declared_result(seq: int, winner: str | None, scores: Mapping[str, float]) -> dict[str, Any]:
     """The result a host's ``declare_result`` ruling sets, in every game: its winner, reason
     ``ruling``, the scores at the moment it takes effect, and the ``seq`` of the ruling."""
-    return {**match_result(fact.payload.get("winner"), "ruling", scores), "seq": fact.seq}
+    return {**match_result(winner, "ruling", scores), "seq": seq}

@@ -86,10 +86,10 @@ class EventTypes:
 
     def __init__(self, payloads: Mapping[str, type]) -> None:
         self.payloads = dict(payloads)
-        self.structs: dict[str, type[Payload]] = {
+        self.structs: dict[str, type[msgspec.Struct]] = {
             name: payload
             for name, payload in payloads.items()
-            if isinstance(payload, type) and issubclass(payload, Payload)
+            if isinstance(payload, type) and issubclass(payload, msgspec.Struct)
         }
         self._adapters: dict[str, TypeAdapter[Any]] = {
             name: TypeAdapter(payload)

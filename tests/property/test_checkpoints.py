@@ -19,6 +19,7 @@ from adjudicator.games.zoom.commands import Buzz, Pair, StartRound
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import HOST, Fact, Game, Role, Setup, Viewer
 from adjudicator.kernel.fold import Running, fold, timeline
+from adjudicator.registry import decode
 from projections.checkpoints import MatchFolds
 from projections.timetravel import timeline_point
 from projections.views import Known
@@ -58,7 +59,7 @@ def ruling(
     at = end - timedelta(seconds=back)
     if data.draw(st.booleans(), label="payload at"):  # an older record's way to name it
         payload["at"], at = iso(at), end
-    return Fact(len(facts) + 1, f"ruling.{kind}", HOST, at, payload)
+    return Fact(len(facts) + 1, f"ruling.{kind}", HOST, at, decode(f"ruling.{kind}", payload))
 
 
 def check(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> None:
@@ -202,7 +203,8 @@ def host_view_after(folds: MatchFolds, facts: list[Fact], rule: Fact) -> tuple[A
 def test_a_later_void_of_an_early_event_does_not_resume_from_checkpoints_past_it() -> None:
     folds, facts = warmed_zoom()
     first_buzz = next(f.seq for f in facts if f.type == "zoom.buzzed")
-    void = Fact(len(facts) + 1, "ruling.void", HOST, facts[-1].at, {"target_seq": first_buzz})
+    voided = decode("ruling.void", {"target_seq": first_buzz})
+    void = Fact(len(facts) + 1, "ruling.void", HOST, facts[-1].at, voided)
     got, want = host_view_after(folds, facts, void)
     assert got == want
 
@@ -211,6 +213,8 @@ def test_a_later_amend_does_not_resume_from_checkpoints_past_the_amended_event()
     folds, facts = warmed_zoom()  # every buzz at a1 misses (seed 7)
     buzz = next(f.seq for f in facts if f.type == "zoom.buzzed")
     payload = {"target_seq": buzz, "outcome": {"A": "correct"}}
-    amend = Fact(len(facts) + 1, "ruling.amend", HOST, facts[-1].at, payload)
+    amend = Fact(
+        len(facts) + 1, "ruling.amend", HOST, facts[-1].at, decode("ruling.amend", payload)
+    )
     got, want = host_view_after(folds, facts, amend)
     assert got == want

@@ -32,6 +32,7 @@ from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
 from adjudicator.kernel.payloads import Unreadable
+from adjudicator.rulings import ResultDeclared, ScoreAdjusted
 
 Handler = Callable[[NoNotThatState, Fact], None]
 
@@ -182,7 +183,8 @@ def _same(recorded: str, named: str) -> None:
 
 
 def _adjust_score(state: NoNotThatState, fact: Fact) -> None:
-    scoring.gain(state, _seat(state, str(fact.payload["seat"])), int(fact.payload["delta"]))
+    adjusted: ScoreAdjusted = fact.payload
+    scoring.gain(state, _seat(state, adjusted.seat), adjusted.delta)
 
 
 def _end_round(state: NoNotThatState, fact: Fact) -> None:
@@ -192,10 +194,10 @@ def _end_round(state: NoNotThatState, fact: Fact) -> None:
 
 
 def _declare_result(state: NoNotThatState, fact: Fact) -> None:
-    winner = fact.payload.get("winner")
-    if winner is not None:
-        checks.known_seat(state, str(winner))
-    state.result = declared_result(fact, scoring.scores(state))
+    declared: ResultDeclared = fact.payload
+    if declared.winner is not None:
+        checks.known_seat(state, declared.winner)
+    state.result = declared_result(fact.seq, declared.winner, scoring.scores(state))
     if scoring.in_round(state):  # the result ends the round at its instant: no clock runs on
         scoring.end_round(state, fact.at, "result")
     state.phase = Phase.FINISHED

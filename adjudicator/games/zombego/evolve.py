@@ -31,6 +31,7 @@ from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.payloads import Unreadable
+from adjudicator.rulings import ResultDeclared
 
 PLAY_TYPES = {PLACED: PLACE, ZOMBIE_PLACED: ZOMBIE, MOVED: MOVE}
 _APPLIED = {*PLAY_TYPES, PIECE_DEALT}
@@ -43,7 +44,9 @@ def evolve(state: ZombegoState, fact: Fact) -> ZombegoState:
     if fact.type in _APPLIED:
         return _applied(state, fact, fact.payload)
     if fact.type == "ruling.declare_result":
-        return replace(state, declared_result=declared_result(fact, state.scores()))
+        declared: ResultDeclared = fact.payload
+        result = declared_result(fact.seq, declared.winner, state.scores())
+        return replace(state, declared_result=result)
     return state
 
 

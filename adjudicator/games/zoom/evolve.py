@@ -44,6 +44,7 @@ from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.payloads import Unreadable
 from adjudicator.kernel.values import replacer, updated
+from adjudicator.rulings import ResultDeclared, ScoreAdjusted
 
 
 def advance(state: ZoomState, now: datetime) -> ZoomState:
@@ -360,8 +361,9 @@ _AMENDED = (Verdict.CORRECT.value, Verdict.INCORRECT.value)  # what an amend may
 
 
 def _adjusted(state: ZoomState, fact: Fact) -> ZoomState:
-    seat = fact.payload["seat"]
-    scores = {**state.scores, seat: state.scores.get(seat, 0) + int(fact.payload["delta"])}
+    adjusted: ScoreAdjusted = fact.payload
+    seat = adjusted.seat
+    scores = {**state.scores, seat: state.scores.get(seat, 0) + adjusted.delta}
     return updated(state, scores=scores)
 
 
@@ -372,7 +374,8 @@ def _round_ended_by_ruling(state: ZoomState, fact: Fact) -> ZoomState:
 def _result_declared(state: ZoomState, fact: Fact) -> ZoomState:
     """A declared result ends the round in progress at its instant (reason ``result``) and
     the match: no round clock runs on, no later round starts."""
-    declared = declared_result(fact, state.points())
+    ruling: ResultDeclared = fact.payload
+    declared = declared_result(fact.seq, ruling.winner, state.points())
     ended = end_round(state, fact.at, "result")
     return updated(ended, phase=Phase.FINISHED, declared_result=declared)
 
