@@ -7,15 +7,15 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator import rulings
 from adjudicator.kernel.decider import HOST, Fact
-from adjudicator.kernel.payloads import Unreadable, plain
+from adjudicator.kernel.payloads import Unreadable
 from adjudicator.registry import decode
+from tests.support.typed_payloads import PROPERTY, records_again
 
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
 seqs = st.integers(1, 2**31)
 reasons = st.text(max_size=20)
@@ -50,10 +50,7 @@ recorded = st.one_of(
 def test_a_recorded_ruling_decodes_to_the_struct_that_records_it_again(
     event: tuple[str, dict[str, Any]],
 ) -> None:
-    kind, payload = event
-    decoded = decode(kind, payload)
-    assert isinstance(decoded, rulings.Recorded)
-    assert plain(decoded) == payload
+    assert isinstance(records_again(event), rulings.Recorded)
 
 
 def facts(*payloads: tuple[str, dict[str, Any]]) -> list[Fact]:

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from adjudicator.games.zoom import events
 from adjudicator.games.zoom.commands import Buzz, Pair
 from adjudicator.kernel.payloads import Unreadable, plain
-from adjudicator.registry import decode
 from tests.kit import Table
+from tests.support.typed_payloads import PROPERTY, ints, json_values, records_again
 from tests.unit.games.zoom.conftest import new_table, start
-
-PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 texts = st.text(max_size=12)
 labels = st.sampled_from("ABCD") | texts  # the round's targets (conftest), or anything
@@ -26,15 +24,10 @@ buzzes = st.fixed_dictionaries({"seat": texts, "pairs": pairs})
 rows = st.lists(st.lists(texts, min_size=1, max_size=3), min_size=1, max_size=3)
 starts = st.fixed_dictionaries(
     {
-        "round": st.integers(-(2**63), 2**63 - 1),
+        "round": ints,
         "grid": rows,
         "targets": st.dictionaries(texts, rows, max_size=3),
     }
-)
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | texts,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(texts, inner, max_size=3),
-    max_leaves=8,
 )
 
 
@@ -43,10 +36,7 @@ json_values = st.recursive(
 def test_a_recorded_payload_decodes_to_the_struct_that_records_it_again(
     recorded: tuple[str, dict[str, Any]],
 ) -> None:
-    kind, payload = recorded
-    decoded = decode(kind, payload)
-    assert isinstance(decoded, events.RoundStarted | events.Buzzed)
-    assert plain(decoded) == payload
+    assert isinstance(records_again(recorded), events.RoundStarted | events.Buzzed)
 
 
 def test_a_drafted_buzz_is_recorded_as_the_json_it_always_was() -> None:
@@ -73,7 +63,7 @@ def test_a_buzz_recorded_without_its_pairs_is_voided_not_raised() -> None:
     assert dict(table.state(60).scores) == {"beta": 1}
 
 
-anything = st.dictionaries(texts, json_values, max_size=4)
+anything = st.dictionaries(texts, json_values(texts), max_size=4)
 
 
 @PROPERTY
