@@ -13,9 +13,13 @@ from typing import Any
 import pytest
 
 from adjudicator.kernel.errors import DomainError
-from api.service.tournament_audit import verify_bundle
+from adjudicator.kernel.fold import fold
+from api.service.tournament_audit import record_reader, verify_bundle
 from api.service.tournaments import TournamentService
+from events.record import loads
 from events.tournaments import TournamentStore
+from projections.facts import to_facts
+from projections.record import setup_from_events
 from tests.api.conftest import OPERATOR, Api
 from tests.api.tournament_client import Organizer, declare, play_round
 
@@ -283,6 +287,42 @@ def test_verify_checks_the_chain_every_match_and_every_pairing(api: Api, org: Or
     assert [n for n in names if n.startswith("pairing")] == [
         "pairing round 1 (seq 2)", "pairing round 2 (seq 3)", "pairing round 3 (seq 4)",
     ]  # fmt: skip
+
+
+def test_a_bundle_s_result_reader_answers_as_the_fold_of_what_was_known_at_every_instant(
+    api: Api, org: Organizer
+) -> None:
+    """The offline pairing checks read each match's result through ``record_reader``, which
+    folds each known prefix of a record once and advances it: at every instant (each event's
+    record and game times, a moment before and after), with a result changed afterwards by a
+    ruling, it answers what folding the events then known gives."""
+    org.create(EIGHT[:4])
+    first = org.pair()
+    play_round(api, first, first_wins)
+    play_round(api, org.pair(), first_wins)
+    api.clock.advance(60)
+    board = first["pairings"][0]
+    body = {"type": "declare_result", "winner": "beta", "reason": "alpha used a bot"}
+    url, host = f"/matches/{board['match_id']}/rulings", api.auth(board["tokens"]["host"])
+    assert api.client.post(url, json=body, headers=host).status_code == 201
+    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    records = {m: loads(t) for m, t in json.loads(text)["matches"].items()}
+    read = record_reader(records, games)
+    tick = timedelta(microseconds=1)
+    for match_id, record in records.items():
+        times = {t for e in record.events for t in (e.recorded_at, e.occurred_at)}
+        for instant in sorted(times | {t + d for t in times for d in (tick, -tick)}):
+            known = [e for e in record.events if e.recorded_at <= instant]
+            if not known:
+                continue
+            recorded = setup_from_events(known)
+            game = games[recorded.game]
+            want = game.result(fold(game, recorded.setup, to_facts(known), instant).state)
+            assert read(match_id, instant) == want, (match_id, instant)
+    changed = records[board["match_id"]]
+    now = read(board["match_id"], changed.events[-1].recorded_at)
+    assert now is not None and now["winner"] == "beta"
 
 
 def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
