@@ -13,7 +13,7 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
-from events.records import MatchRecord, TokenGrant, TokenRecord
+from events.records import MatchRecord, NewMatch, TokenGrant, TokenRecord
 from events.store import EventStore
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "MatchExists",
     "MatchRecord",
     "NewEvent",
+    "NewMatch",
     "StoreError",
     "StoredEvent",
     "TokenGrant",

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from events.envelope import NewEvent
 
 Role = Literal["host", "seat", "auditor"]
 GrantRole = Literal["host", "seat", "auditor", "operator"]
@@ -30,6 +34,17 @@ class MatchRecord:
     setup: dict[str, Any]
     last_seq: int
     closed_at: datetime | None
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """A match to create: its row (``last_seq`` 0), its tokens (hashes only) and its first
+    events, stored in one transaction (``EventStore.create``, or with a tournament's round
+    in the round's own: ``events.tournaments``)."""
+
+    record: MatchRecord
+    tokens: Sequence[TokenRecord]
+    first_events: Sequence[NewEvent]
 
 
 class TokenGrant(NamedTuple):

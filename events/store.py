@@ -31,7 +31,7 @@ from events.errors import (
 )
 from events.pg_append import append_statement
 from events.pg_async import AsyncAppends
-from events.records import MatchRecord, MatchStatus, TokenGrant, TokenRecord
+from events.records import MatchRecord, MatchStatus, NewMatch, TokenGrant, TokenRecord
 from events.signing import current_signer
 from events.sqlite_async import SqliteAppends
 from events.tables import operator_tokens
@@ -187,29 +187,37 @@ class EventStore:
         first_events: Sequence[NewEvent] = (),
     ) -> MatchRecord:
         """Create the match, its tokens and its ``first_events`` in one transaction."""
-        match_queries.check_tokens(tokens)
-        if first_events:
-            check_batch(first_events)
         record = MatchRecord(match_id, game, rules_version, "open", created_at, setup, 0, None)
+        return self.create(NewMatch(record, tokens, first_events))
+
+    def create(self, new: NewMatch) -> MatchRecord:
+        """Store ``new`` in one transaction; raises MatchExists or DuplicateToken."""
         try:
             with self._writer() as conn:
-                match_queries.insert_match(conn, record, tokens)
-                if first_events:
-                    self._append(
-                        conn,
-                        match_id,
-                        0,
-                        first_events,
-                        now=self._now(),
-                        idempotency_key=None,
-                        request_digest=None,
-                        close=False,
-                    )
+                return self.insert_match(conn, new)
         except IntegrityError as error:
-            if self.get_match(match_id) is not None:
-                raise MatchExists(match_id) from error
+            if self.get_match(new.record.match_id) is not None:
+                raise MatchExists(new.record.match_id) from error
             raise DuplicateToken() from error
-        return replace(record, last_seq=len(first_events))
+
+    def insert_match(self, conn: Connection, new: NewMatch) -> MatchRecord:
+        """In the write transaction ``conn``: the match's row, its tokens, its first events."""
+        match_queries.check_tokens(new.tokens)
+        if new.first_events:
+            check_batch(new.first_events)
+        match_queries.insert_match(conn, new.record, new.tokens)
+        if new.first_events:
+            self._append(
+                conn,
+                new.record.match_id,
+                0,
+                new.first_events,
+                now=self._now(),
+                idempotency_key=None,
+                request_digest=None,
+                close=False,
+            )
+        return replace(new.record, last_seq=len(new.first_events))
 
     def import_match(
         self, record: MatchRecord, tokens: Sequence[TokenRecord], stream: Sequence[StoredEvent]

@@ -1,11 +1,13 @@
 """The tournaments' store: a tournament row and its own stream of sealed, chained events.
 
-Appends take the same path as a match's, as functions of one write transaction: a conditional
-UPDATE of ``last_seq`` (the optimistic claim: a racing writer finds it moved and gets a
-``VersionConflict``), then the events sealed by ``events.appending.seal_batch`` (the envelope's
-``match_id`` field holds the tournament id) and inserted. Record time never goes backwards
-within a stream. No global position: tournament events are not match events and stay out of
-the operator's feed.
+Appends take the same path as a match's, as functions of one write transaction (the store's
+own writer): a conditional UPDATE of ``last_seq`` (the optimistic claim: a racing writer finds
+it moved and gets a ``VersionConflict``), then the events sealed by
+``events.appending.seal_batch`` (the envelope's ``match_id`` field holds the tournament id) and
+inserted. The matches a round pairs are created in the same transaction as the round's event
+(``append(…, matches=…)``), so a refused round leaves no match paired to nothing. Record time
+never goes backwards within a stream. No global position: tournament events are not match
+events and stay out of the operator's feed.
 """
 
 from __future__ import annotations
@@ -22,10 +24,9 @@ from sqlalchemy.exc import IntegrityError
 from events import matches as match_queries
 from events import rows
 from events.appending import record_time, seal_batch
-from events.engine import WRITE
 from events.envelope import GENESIS_HASH, NewEvent, StoredEvent
 from events.errors import InvalidEvent, StoreError, VersionConflict
-from events.records import MatchRecord
+from events.records import MatchRecord, NewMatch
 from events.store import EventStore, check_batch, storable
 from events.tables import events, matches
 from events.tournament_tables import tournament_events, tournaments
@@ -57,13 +58,6 @@ class TournamentStore:
         self.engine = store.engine
 
     @contextmanager
-    def _writer(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            conn.execution_options(**{WRITE: True})  # SQLite: BEGIN IMMEDIATE
-            with conn.begin():
-                yield conn
-
-    @contextmanager
     def _reader(self) -> Iterator[Connection]:
         with self.engine.connect() as conn, conn.begin():
             yield conn
@@ -71,7 +65,7 @@ class TournamentStore:
     def create(self, record: TournamentRecord, first: Sequence[NewEvent]) -> list[StoredEvent]:
         """Store the tournament and its first events in one transaction."""
         check_batch(first)
-        with self._writer() as conn:
+        with self.store._writer() as conn:
             row = {**record.__dict__, "last_seq": 0}
             conn.execute(insert(tournaments).values(row))
             return _append(conn, record.tournament_id, 0, first, self.store._now())
@@ -99,15 +93,23 @@ class TournamentStore:
         return found
 
     def append(
-        self, tournament_id: str, expected_seq: int, batch: Sequence[NewEvent]
+        self,
+        tournament_id: str,
+        expected_seq: int,
+        batch: Sequence[NewEvent],
+        matches: Sequence[NewMatch] = (),
     ) -> list[StoredEvent]:
-        """Append ``batch`` after seq ``expected_seq``; raises VersionConflict when another
-        writer got in first, UnknownTournament when there is no such tournament."""
+        """Append ``batch`` after seq ``expected_seq``, and create ``matches`` (a round's) in
+        the same transaction; raises VersionConflict when another writer got in first (then
+        nothing is stored), UnknownTournament when there is no such tournament."""
         check_batch(batch)
         self.get(tournament_id)
         try:
-            with self._writer() as conn:
-                return _append(conn, tournament_id, expected_seq, batch, self.store._now())
+            with self.store._writer() as conn:
+                stored = _append(conn, tournament_id, expected_seq, batch, self.store._now())
+                for new in matches:
+                    self.store.insert_match(conn, new)
+                return stored
         except IntegrityError as error:  # a racing insert of the same seqs
             raise VersionConflict(expected_seq, self.get(tournament_id).last_seq) from error
 

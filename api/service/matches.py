@@ -43,6 +43,7 @@ from events import (
     IdempotentReplay,
     MatchRecord,
     NewEvent,
+    NewMatch,
     StoredEvent,
     TokenGrant,
     UnknownMatch,
@@ -71,6 +72,14 @@ class Acted:
 @dataclass(frozen=True, slots=True)
 class Created:
     match: MatchRecord
+    tokens: dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class Drafted:
+    """A match checked and drafted but not stored (``MatchService.new_match``), its tokens."""
+
+    new: NewMatch
     tokens: dict[str, object]
 
 
@@ -181,8 +190,24 @@ class MatchService:
         seed: int | None = None,
         tournament: Mapping[str, Any] | None = None,
     ) -> Created:
-        """A new match; ``tournament`` (its id, round and board) is recorded in its setup and
-        its ``match.created`` event when a tournament creates it."""
+        """A new match, stored (see :meth:`new_match`)."""
+        drafted = self.new_match(game_name, seats, advantage, config, seed, tournament)
+        match = self.store.create(drafted.new)
+        self.remember(drafted.new)
+        return Created(match, drafted.tokens)
+
+    def new_match(
+        self,
+        game_name: str,
+        seats: tuple[str, str],
+        advantage: str | None,
+        config: Mapping[str, Any],
+        seed: int | None = None,
+        tournament: Mapping[str, Any] | None = None,
+    ) -> Drafted:
+        """A new match checked and drafted, not stored: its row, token hashes and first
+        events, and its tokens. ``tournament`` (its id, round and board) is recorded in its
+        setup and its ``match.created`` event when a tournament pairs it."""
         game = self.game(game_name)
         if seats[0] == seats[1]:
             raise InvalidCommand("duplicate_seat", "the two seats need different names")
@@ -206,12 +231,14 @@ class MatchService:
             NewEvent(MATCH_CREATED, SYSTEM, now, header),
             NewEvent(MATCH_SEEDED, SYSTEM, now, {"seed": seed}, private_to=()),
         ]
-        match = self.store.create_match(
-            match_id, game.name, game.rules_version, setup, records, now, first_events=first
-        )
-        for record in records:  # stored: the tokens' first commands need no lookup
-            self._remember(record.token_hash, TokenGrant(match_id, record.role, record.seat))
-        return Created(match, tokens)
+        row = MatchRecord(match_id, game.name, game.rules_version, "open", now, setup, 0, None)
+        return Drafted(NewMatch(row, records, first), tokens)
+
+    def remember(self, new: NewMatch) -> None:
+        """A stored match's grants, so its tokens' first commands need no lookup."""
+        for record in new.tokens:
+            grant = TokenGrant(new.record.match_id, record.role, record.seat)
+            self._remember(record.token_hash, grant)
 
     def game(self, name: str) -> Game[Any, Any]:
         try:

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 from urllib.parse import urlencode
 
 from pydantic import ValidationError
@@ -25,7 +25,7 @@ from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolatio
 from adjudicator.tournaments import rules
 from adjudicator.tournaments.model import Player, Round, Settings, Standings
 from api.service.errors import ConfigInvalid
-from api.service.matches import MatchService
+from api.service.matches import Drafted, MatchService
 from api.service.tokens import new_token, token_hash
 from events import NewEvent, StoredEvent, VersionConflict
 from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
@@ -57,6 +57,20 @@ class Plan:
     round_configs: Mapping[int, Mapping[str, Any]]
 
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Generic[T]):
+    """What an organizer's act decided: its one event (type and payload), the matches it
+    pairs (stored with the event, in one transaction) and what the caller needs after."""
+
+    type: str
+    payload: dict[str, Any]
+    then: T
+    matches: Sequence[Drafted] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """A tournament folded as known at a record time, its rounds with their results read at
@@ -78,11 +92,11 @@ def _one_at_a_time(
     act: Callable[Concatenate[TournamentService, str, P], R],
 ) -> Callable[Concatenate[TournamentService, str, P], R]:
     """``act`` (its first argument a tournament id) run while no other act of this service on
-    the same tournament runs: pairing a round creates its matches before the round is
-    recorded, so two pairings at once (a double click) would both create matches, and the
-    one refused (``version_conflict``) would leave its matches paired to nothing. One after
-    the other, the second sees the round the first paired and is refused before it creates
-    anything. (Across replicas the store's version check still refuses the second.)"""
+    the same tournament runs. Two pairings at once (a double click) would both draft a round,
+    and the store would refuse the second (``version_conflict``, nothing stored: a round's
+    matches are stored with its event). One after the other, the second sees the round the
+    first paired and gets the answer that says so (``round_not_finished``). Across replicas
+    the store's version check refuses the second."""
 
     def in_turn(self: TournamentService, tournament_id: str, /, *a: P.args, **k: P.kwargs) -> R:
         with self._turns[hash(tournament_id) % TURNS]:
@@ -178,88 +192,112 @@ class TournamentService:
         t = view.tournament
         return rules.standings(t.settings, t.players, view.rounds, t.withdrawn_ids)
 
-    # the organizer's acts
+    # the organizer's acts: each a decide function of the tournament, recorded by _act
 
-    @_one_at_a_time
     def pair(self, tournament_id: str) -> tuple[fold.PairedRound, dict[str, Any]]:
         """Pair the next round (the current one must be finished) and create its matches."""
-        view = self.view(tournament_id, None, Known())
-        t = view.tournament
-        pairings = rules.pair_next(t.settings, t.players, view.rounds, t.withdrawn_ids)
-        number = pairings[0].round if pairings else len(t.rounds) + 1
-        boards, tokens = self._create_matches(t, pairings)
-        payload = {
-            "round": number,
-            "pairings": [fold.pairing_json(b) for b in boards],
-            "basis": fold.basis_of(view.rounds),
-        }
-        self._append(t, [NewEvent(fold.PAIRED, ORGANIZER, self.matches.clock(), payload)])
-        return self.tournament(tournament_id).rounds[-1], tokens
 
-    @_one_at_a_time
+        def decide(t: Tournament) -> Act[list[Drafted]]:
+            rounds = self._rounds(t)
+            pairings = rules.pair_next(t.settings, t.players, rounds, t.withdrawn_ids)
+            number = pairings[0].round if pairings else len(t.rounds) + 1
+            boards, drafted = self._new_matches(t, pairings)
+            payload = {
+                "round": number,
+                "pairings": [fold.pairing_json(b) for b in boards],
+                "basis": fold.basis_of(rounds),
+            }
+            return Act(fold.PAIRED, payload, drafted, matches=drafted)
+
+        drafted = self._act(tournament_id, decide)[1]
+        return self.tournament(tournament_id).rounds[-1], _tokens(drafted)
+
     def repair(self, tournament_id: str, reason: str) -> tuple[fold.PairedRound, dict[str, Any]]:
         """Pair the current round again before any of its matches has started (after a
         withdrawal, say): new matches replace its matches, which are never played."""
-        view = self.view(tournament_id, None, Known())
-        t = view.tournament
-        if not t.rounds:
-            raise RuleViolation("round_not_paired", "no round has been paired yet")
-        current = max(t.rounds, key=lambda r: r.number)
-        self._require_unstarted(current)
-        earlier = tuple(r for r in view.rounds if r.number < current.number)
-        pairings = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
-        boards, tokens = self._create_matches(t, pairings)
-        payload = {
-            "round": current.number,
-            "pairings": [fold.pairing_json(b) for b in boards],
-            "basis": fold.basis_of(earlier),
-            "replaces": [b.match_id for b in current.boards if b.match_id is not None],
-            "reason": reason,
-        }
-        self._append(t, [NewEvent(fold.REPAIRED, ORGANIZER, self.matches.clock(), payload)])
-        return self.tournament(tournament_id).rounds[-1], tokens
 
-    @_one_at_a_time
+        def decide(t: Tournament) -> Act[list[Drafted]]:
+            if not t.rounds:
+                raise RuleViolation("round_not_paired", "no round has been paired yet")
+            current = max(t.rounds, key=lambda r: r.number)
+            self._require_unstarted(current)
+            earlier = tuple(r for r in self._rounds(t) if r.number < current.number)
+            pairings = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
+            boards, drafted = self._new_matches(t, pairings)
+            payload = {
+                "round": current.number,
+                "pairings": [fold.pairing_json(b) for b in boards],
+                "basis": fold.basis_of(earlier),
+                "replaces": [b.match_id for b in current.boards if b.match_id is not None],
+                "reason": reason,
+            }
+            return Act(fold.REPAIRED, payload, drafted, matches=drafted)
+
+        drafted = self._act(tournament_id, decide)[1]
+        return self.tournament(tournament_id).rounds[-1], _tokens(drafted)
+
     def forfeit(
         self, tournament_id: str, round_number: int, board: int, winner: str | None, reason: str
     ) -> StoredEvent:
         """A board of the current round decided without play: its match has no result yet."""
-        t = self.tournament(tournament_id)
-        found = self._board(t, round_number, board)
-        if winner is not None and winner not in (found.pairing.first, found.pairing.second):
-            raise InvalidCommand("unknown_player", f"{winner!r} does not play on this board")
-        if found.pairing.second is None or found.match_id is None:
-            raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
-        if (round_number, board) in t.forfeits:
-            raise RuleViolation("board_decided", "this board is already decided by forfeit")
-        if self.result(found.match_id, self.matches.clock(), Known()) is not None:
-            raise RuleViolation("board_decided", "this board's match has a result already")
-        payload = {"round": round_number, "board": board, "winner": winner, "reason": reason}
-        return self._append(t, [NewEvent(fold.FORFEIT, ORGANIZER, self.matches.clock(), payload)])[
-            0
-        ]
 
-    @_one_at_a_time
+        def decide(t: Tournament) -> Act[None]:
+            found = self._board(t, round_number, board)
+            pairing = found.pairing
+            if winner is not None and winner not in (pairing.first, pairing.second):
+                raise InvalidCommand("unknown_player", f"{winner!r} does not play on this board")
+            if pairing.second is None or found.match_id is None:
+                raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
+            if (round_number, board) in t.forfeits:
+                raise RuleViolation("board_decided", "this board is already decided by forfeit")
+            if self.result(found.match_id, self.matches.clock(), Known()) is not None:
+                raise RuleViolation("board_decided", "this board's match has a result already")
+            payload = {"round": round_number, "board": board, "winner": winner, "reason": reason}
+            return Act(fold.FORFEIT, payload, None)
+
+        return self._act(tournament_id, decide)[0]
+
     def withdraw(self, tournament_id: str, player: str, reason: str) -> StoredEvent:
         """The player is paired in no later round; the games played stay."""
+
+        def decide(t: Tournament) -> Act[None]:
+            if t.player(player) is None:
+                raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
+            if player in t.withdrawn:
+                raise RuleViolation("player_withdrawn", f"{player!r} has withdrawn already")
+            return Act(fold.WITHDRAWN, {"player": player, "reason": reason}, None)
+
+        return self._act(tournament_id, decide)[0]
+
+    @_one_at_a_time
+    def _act(
+        self, tournament_id: str, decide: Callable[[Tournament], Act[T]]
+    ) -> tuple[StoredEvent, T]:
+        """The one way an organizer's act is recorded: load the tournament, ``decide``,
+        append its event after the seq it was decided against, with the matches it pairs in
+        the same transaction. Another writer first (another replica): refused
+        (``version_conflict``) with nothing stored, to be asked again on the fresh
+        tournament (not retried here: the organizer decides again on what changed)."""
         t = self.tournament(tournament_id)
-        if t.player(player) is None:
-            raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
-        if player in t.withdrawn:
-            raise RuleViolation("player_withdrawn", f"{player!r} has withdrawn already")
-        payload = {"player": player, "reason": reason}
-        now = self.matches.clock()
-        return self._append(t, [NewEvent(fold.WITHDRAWN, ORGANIZER, now, payload)])[0]
-
-    # helpers
-
-    def _append(self, t: Tournament, batch: Sequence[NewEvent]) -> list[StoredEvent]:
+        act = decide(t)
+        event = NewEvent(act.type, ORGANIZER, self.matches.clock(), act.payload)
+        new = [d.new for d in act.matches]
         try:
-            return self.store.append(t.tournament_id, t.last_seq, batch)
+            stored = self.store.append(t.tournament_id, t.last_seq, [event], new)
         except VersionConflict as conflict:
             raise RuleViolation(
                 "version_conflict", "the tournament changed meanwhile: read it and ask again"
             ) from conflict
+        for made in new:
+            self.matches.remember(made)
+        return stored[0], act.then
+
+    # helpers
+
+    def _rounds(self, t: Tournament) -> tuple[Round, ...]:
+        """``t``'s rounds with each match's result now, as known now."""
+        results = self.results(t.match_ids(), self.matches.clock(), Known())
+        return fold.model_rounds(t, results.get)
 
     def _board(self, t: Tournament, round_number: int, board: int) -> Board:
         paired = next((r for r in t.rounds if r.number == round_number), None)
@@ -277,22 +315,21 @@ class TournamentService:
                     "round_started", f"board {board.pairing.board}'s match has started"
                 )
 
-    def _create_matches(
+    def _new_matches(
         self, t: Tournament, pairings: Sequence[Any]
-    ) -> tuple[list[Board], dict[str, Any]]:
-        """One ordinary match per pairing with an opponent (seat alpha: the pairing's first,
-        who holds the Advantage), and every role link of each."""
-        boards, tokens = [], {}
+    ) -> tuple[list[Board], list[Drafted]]:
+        """One ordinary match drafted per pairing with an opponent (seat alpha: the pairing's
+        first, who holds the Advantage), to be stored with the round's event."""
+        boards, drafted = [], []
         for pairing in pairings:
             if pairing.second is None:
                 boards.append(Board(pairing, None))
                 continue
-            config = t.config_for(pairing.round)
-            made = self.matches.create_match(
+            draft = self.matches.new_match(
                 t.game,
                 (fold.FIRST_SEAT, fold.SECOND_SEAT),
                 fold.FIRST_SEAT,
-                config,
+                t.config_for(pairing.round),
                 tournament={
                     "id": t.tournament_id,
                     "round": pairing.round,
@@ -301,9 +338,14 @@ class TournamentService:
                     "second": pairing.second,
                 },
             )
-            boards.append(Board(pairing, made.match.match_id))
-            tokens[made.match.match_id] = made.tokens
-        return boards, tokens
+            boards.append(Board(pairing, draft.new.record.match_id))
+            drafted.append(draft)
+        return boards, drafted
+
+
+def _tokens(drafted: Sequence[Drafted]) -> dict[str, Any]:
+    """Every role's token of each paired match, by match id."""
+    return {d.new.record.match_id: d.tokens for d in drafted}
 
 
 def role_links(match_id: str, tokens: Mapping[str, Any]) -> dict[str, str]:

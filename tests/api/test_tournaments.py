@@ -409,14 +409,13 @@ def test_an_elimination_bracket_runs_to_its_champion_and_verifies(
 def test_two_pairings_at_once_create_one_round_of_matches(
     api: Api, org: Organizer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A double click: two requests pair the same round at the same time. Each would create
-    the round's matches before recording it, and the one refused would leave its matches
-    paired to nothing; one after the other, the second is refused before it creates any."""
+    """A double click: two requests pair the same round at the same time. One after the
+    other, the second sees the round paired and is refused before it drafts any match."""
     org.create(EIGHT[:4])
     service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
     both_inside = threading.Barrier(2, timeout=0.5)  # met only when both run at once
     created: list[int] = []
-    create = TournamentService._create_matches
+    create = TournamentService._new_matches
 
     def slow_create(self: TournamentService, *args: Any) -> Any:
         with contextlib.suppress(threading.BrokenBarrierError):
@@ -424,7 +423,7 @@ def test_two_pairings_at_once_create_one_round_of_matches(
         created.append(1)
         return create(self, *args)
 
-    monkeypatch.setattr(TournamentService, "_create_matches", slow_create)
+    monkeypatch.setattr(TournamentService, "_new_matches", slow_create)
     answers: list[object] = []
 
     def pair() -> None:
@@ -442,3 +441,37 @@ def test_two_pairings_at_once_create_one_round_of_matches(
     assert sorted(answers, key=str) == [1, "round_not_finished"]
     assert created == [1]
     assert len(org.get("")["rounds"]) == 1
+
+
+def test_a_pairing_refused_for_another_replica_s_leaves_no_match_behind(
+    api: Api, org: Organizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two replicas (two services, each with its own locks, one store) pair the same round:
+    the second to record is refused (``version_conflict``), and none of the matches it drafted
+    is stored, because a round's matches are stored in the transaction of its event."""
+    org.create(EIGHT[:4])
+    service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
+    other = TournamentService(service.matches)
+    draft = TournamentService._new_matches
+    meanwhile = [other.pair]
+
+    def other_pairs_meanwhile(self: TournamentService, *args: Any) -> Any:
+        if self is service and meanwhile:
+            meanwhile.pop()(org.id)  # the other replica records round 1 while this one drafts
+        return draft(self, *args)
+
+    monkeypatch.setattr(TournamentService, "_new_matches", other_pairs_meanwhile)
+
+    with pytest.raises(DomainError) as refused:
+        service.pair(org.id)
+
+    assert refused.value.code == "version_conflict"
+    in_tournament = [
+        m.match_id
+        for m in service.matches.store.list_matches()
+        if m.setup.get("tournament", {}).get("id") == org.id
+    ]
+    (paired,) = service.tournament(org.id).rounds
+    boards = [b.match_id for b in paired.boards if b.match_id is not None]
+    assert sorted(in_tournament) == sorted(boards)
+    assert len(boards) == 2
