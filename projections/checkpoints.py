@@ -48,7 +48,7 @@ from typing import Any, Protocol
 from adjudicator import rulings
 from adjudicator.kernel.canonical import canonical_json
 from adjudicator.kernel.decider import MATCH_CLOSED, Fact, Game, Setup
-from adjudicator.kernel.fold import Folded, Running, timeline
+from adjudicator.kernel.fold import Folded, Running, apply, states, timeline
 from events import EventStore, MatchRecord, StoredEvent
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
@@ -278,21 +278,24 @@ class MatchFolds:
         self._apply(line, start, limit, state)
 
     def _apply(self, line: Line, start: int, stop: int, state: Any) -> Any:
-        after = state
-        for _, after in self._walk(line, start, stop, state):  # noqa: B007 (the last is kept)
-            pass
-        return after
+        """``line``'s facts from ``start`` up to ``stop`` applied to ``state`` (the kernel's
+        ``apply``, from checkpoint to checkpoint). Every checkpoint it passes is kept."""
+        every, position = self.every, start
+        for boundary in range((start // every + 1) * every, stop + 1, every):
+            state = apply(self.game, state, line.facts, position, boundary)
+            self._keep((boundary, line.digests[boundary // every]), state)
+            position = boundary
+        return apply(self.game, state, line.facts, position, stop)
 
     def _walk(self, line: Line, start: int, stop: int, state: Any) -> Iterator[tuple[Fact, Any]]:
         """The fold of ``line``'s facts from ``start`` up to ``stop``, begun at ``state``: each
-        fact with the state right after it. Every checkpoint it passes is kept."""
-        game = self.game
-        for k in range(start, stop):
-            fact = line.facts[k]
-            state = game.evolve(game.advance(state, fact.at), fact)
-            if (k + 1) % self.every == 0:
-                self._keep((k + 1, line.digests[(k + 1) // self.every]), state)
-            yield fact, state
+        fact with the state right after it (the kernel's ``states``). Every checkpoint it
+        passes is kept."""
+        every, facts = self.every, line.facts
+        for k, after in enumerate(states(self.game, state, facts, start, stop), start + 1):
+            if k % every == 0:
+                self._keep((k, line.digests[k // every]), after)
+            yield facts[k - 1], after
 
     def _keep(self, key: tuple[int, bytes], state: Any, store: bool = True) -> None:
         with self._lock:

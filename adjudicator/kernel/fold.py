@@ -2,9 +2,11 @@
 
 The caller chooses the log: the events recorded up to ``known_at`` (record time). This module
 chooses the game time: everything whose effective game time is at or before ``at`` is applied in
-order, each preceded by ``advance`` to its instant, and finally ``advance(state, at)``. A game
-may apply several facts in one step to the very same effect, faster (:class:`RunFolding`: Zoom
-grades a run of buzzes between two deadlines into one new state).
+order, each preceded by ``advance`` to its instant, and finally ``advance(state, at)``.
+:func:`states` is the one loop that does so (every fold goes through it: :func:`replay`,
+:class:`Running`, the checkpoints, ``runner.run``); a game may apply several facts in one step
+to the very same effect, faster (:class:`RunFolding`: Zoom grades a run of buzzes between two
+deadlines into one new state), and :func:`apply` then takes its runs.
 A ruling that takes effect at instant T is applied before the players' events at T.
 
 :class:`Running` is the same fold kept open: the state after the last applied fact, extended by
@@ -13,7 +15,8 @@ new facts as they are recorded, so a live match is not re-folded from scratch on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -61,30 +64,52 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
 class RunFolding(Protocol[S]):
     """A game that may apply several facts in one step, faster than one by one."""
 
-    def evolve_run(
-        self, state: S, facts: Sequence[Fact], start: int, at: datetime
-    ) -> tuple[S, int]:
-        """``facts[start]`` (at or before ``at``) and maybe some after it (each at or before
-        ``at``), applied to ``state`` as :func:`replay` applies them one by one; returns the
-        state and the index of the first fact not applied."""
+    def evolve_run(self, state: S, facts: Sequence[Fact], start: int, stop: int) -> tuple[S, int]:
+        """``facts[start]`` and maybe some after it (before ``stop``), applied to ``state``
+        as :func:`states` applies them one by one; returns the state and the index of the
+        first fact not applied."""
         ...
 
 
-def replay(game: Game[S, Any], state: S, ordered: Sequence[Fact], at: datetime) -> S:
-    """``state`` after each fact up to ``at`` (``advance`` to its time, then ``evolve``), then
-    advanced to ``at``; by the game's ``evolve_run`` when it has one (:class:`RunFolding`)."""
+def states(
+    game: Game[S, Any], state: S, facts: Sequence[Fact], start: int = 0, stop: int | None = None
+) -> Iterator[S]:
+    """The one fold loop: the state right after each of ``facts[start:stop]`` in turn, each
+    fact applied as ``advance`` to its instant, then ``evolve``."""
     evolve, advance = game.evolve, game.advance
-    run = game.evolve_run if isinstance(game, RunFolding) else None
-    index, count = 0, len(ordered)
-    while index < count:
-        fact = ordered[index]
-        if fact.at > at:
-            break
-        if run is None:
-            state, index = evolve(advance(state, fact.at), fact), index + 1
-        else:
-            state, index = run(state, ordered, index, at)
-    return advance(state, at)
+    for k in range(start, len(facts) if stop is None else stop):
+        fact = facts[k]
+        state = evolve(advance(state, fact.at), fact)
+        yield state
+
+
+def apply(
+    game: Game[S, Any], state: S, facts: Sequence[Fact], start: int = 0, stop: int | None = None
+) -> S:
+    """``state`` after ``facts[start:stop]``: the last of :func:`states`, or the same by the
+    game's ``evolve_run`` (:class:`RunFolding`), whose runs never pass ``stop``."""
+    stop = len(facts) if stop is None else stop
+    run = getattr(game, "evolve_run", None)
+    if run is None:
+        after = state
+        for after in states(game, state, facts, start, stop):  # noqa: B007 (the last is kept)
+            pass
+        return after
+    index = start
+    while index < stop:
+        state, index = run(state, facts, index, stop)
+    return state
+
+
+def replay(game: Game[S, Any], state: S, ordered: Sequence[Fact], at: datetime) -> S:
+    """``state`` after each fact of the timeline ``ordered`` up to ``at`` (:func:`apply`),
+    then advanced to ``at``."""
+    stop = bisect_right(ordered, at, key=_at)
+    return game.advance(apply(game, state, ordered, 0, stop), at)
+
+
+def _at(fact: Fact) -> datetime:
+    return fact.at
 
 
 def fold(game: Game[S, Any], setup: Setup, facts: Sequence[Fact], at: datetime) -> Folded[S]:
@@ -131,14 +156,11 @@ class Running(Generic[S]):
         self, game: Game[S, Any], facts: Sequence[Fact], seq: int | None = None
     ) -> Running[S]:
         """Apply ``facts`` in the order given (``seq``: the last seq they cover)."""
-        state, horizon, last_play = self.state, self.horizon, self.last_play
+        acting = [fact for fact in facts if acts_on_game(fact)]
+        state = apply(game, self.state, acting)
+        horizon = acting[-1].at if acting else self.horizon
         plays = game.plays
-        for fact in facts:
-            if not acts_on_game(fact):
-                continue
-            state, horizon = game.evolve(game.advance(state, fact.at), fact), fact.at
-            if fact.type in plays:
-                last_play = fact.at
+        last_play = next((f.at for f in reversed(acting) if f.type in plays), self.last_play)
         if seq is None:
             seq = facts[-1].seq if facts else self.seq
         return Running(state, self.effects, seq, horizon, last_play)

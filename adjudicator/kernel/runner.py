@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from adjudicator.kernel.decider import Context, Draft, Fact, Game
+from adjudicator.kernel.fold import apply
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -45,9 +46,7 @@ def run(game: Game[S, C], state: S, command: C, ctx: Context, next_seq: int) -> 
     event will get. Raises the game's DomainError when the command is refused."""
     state = game.advance(state, ctx.now)
     drafts = game.decide(state, command, ctx)
-    for fact in facts_of(drafts, ctx, next_seq):
-        state = game.evolve(state, fact)
-    return Decision(drafts, next_seq, state)
+    return Decision(drafts, next_seq, apply(game, state, facts_of(drafts, ctx, next_seq)))
 
 
 def outcome(game: Game[S, Any], decision: Decision[S]) -> dict[str, Any] | None:

@@ -28,6 +28,14 @@ commands = st.one_of(
 steps = st.lists(
     st.tuples(commands, st.floats(0, 40), st.sampled_from([None, *SEATS])), max_size=40
 )
+quick_steps = st.lists(
+    st.tuples(
+        commands, st.one_of(st.floats(0, 0.5), st.floats(0, 40)), st.sampled_from([None, *SEATS])
+    ),
+    max_size=40,
+)
+"""Scripts whose commands often come within half a second of each other: runs of buzzes
+before a round's next deadline, which Zoom's ``buzz_run`` grades at once."""
 
 
 Script = list[tuple[Any, float, str | None]]

@@ -310,12 +310,12 @@ def _buzzed(state: ZoomState, fact: Fact, buzz: Buzzed) -> ZoomState:
 
 
 def buzz_run(
-    state: ZoomState, facts: Sequence[Fact], start: int, at: datetime
+    state: ZoomState, facts: Sequence[Fact], start: int, stop: int
 ) -> tuple[ZoomState, int]:
-    """Zoom's ``evolve_run`` (see ``adjudicator.kernel.fold.replay``): ``facts[start]`` applied
-    as ``replay`` applies it and, when it is a buzz in an open round, the buzzes after it too,
-    while each comes before every deadline of the round (so ``advance`` would leave it as it
-    is: before the tally's ``quiet_until``) and at or before ``at``, and targets remain: graded
+    """Zoom's ``evolve_run`` (see ``adjudicator.kernel.fold.apply``): ``facts[start]`` applied
+    as ``states`` applies it and, when it is a buzz in an open round, the buzzes after it
+    (before ``stop``) too, while each comes before every deadline of the round (so ``advance``
+    would leave it as it is: before the tally's ``quiet_until``) and targets remain: graded
     into one tally, one new state built for them all. Returns the state and the index of the
     first fact not applied."""
     fact = facts[start]
@@ -323,16 +323,16 @@ def buzz_run(
     current, buzz = state.round, fact.payload
     if type(buzz) is not Buzzed or state.phase is not _IN_ROUND or current is None:
         return evolve(state, fact), start + 1
-    tally, end, count = _Tally.of(state, current), start, len(facts)
+    tally, end = _Tally.of(state, current), start
     tally.quiet_until = _first_deadline(current)
     while True:
         all_found = tally.buzz(fact, buzz)
         end += 1
-        if all_found or end == count:
+        if all_found or end == stop:
             break
         following = facts[end]
         buzz = following.payload
-        if type(buzz) is not Buzzed or following.at > at or following.at >= tally.quiet_until:
+        if type(buzz) is not Buzzed or following.at >= tally.quiet_until:
             break
         fact = following
     return _tallied(state, tally, fact, all_found), end
