@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.kernel.decider import MATCH_CLOSED, MATCH_CREATED, MATCH_SEEDED, Setup
-from events import StoredEvent
+from events import MatchRecord, StoredEvent
 
 CREATED, SEEDED, CLOSED = MATCH_CREATED, MATCH_SEEDED, MATCH_CLOSED
 SEAT = re.compile(r"[A-Za-z0-9_-]{1,32}")  # as the API admits a seat name
@@ -87,3 +87,21 @@ def setup_row(recorded: RecordedSetup) -> dict[str, Any]:
         "config": dict(setup.config),
         "seed": setup.seed,
     }
+
+
+def match_row(events: Sequence[StoredEvent]) -> MatchRecord:
+    """The store's row of the match whose whole log is ``events`` (a verified record's): its
+    recorded setup, open or closed as its log says. Raises SetupMissing as
+    :func:`setup_from_events` does."""
+    recorded = setup_from_events(events)
+    closed = first_of(events, CLOSED)
+    return MatchRecord(
+        match_id=events[0].match_id,
+        game=recorded.game,
+        rules_version=recorded.rules_version,
+        status="open" if closed is None else "closed",
+        created_at=recorded.setup.created_at or events[0].occurred_at,
+        setup=setup_row(recorded),
+        last_seq=len(events),
+        closed_at=None if closed is None else closed.recorded_at,
+    )

@@ -6,24 +6,84 @@ a ``Running`` (``adjudicator.kernel.fold``: the fold the live match state answer
 to ``fold(game, setup, facts, at)`` for any ``at`` at or after its horizon), kept here by
 (match, last known seq): one query finds every match's last seq known by the record time, and
 only the matches whose log has grown since (a retroactive ruling in one of them, say) are read
-and folded again. An ``at`` before a fold's horizon is folded afresh from the events."""
+and folded again. An ``at`` before a fold's horizon is folded afresh from the events.
+
+The same folds answer from either source of match logs (:class:`MatchStreams`): the store
+(``events.tournaments.TournamentStore``), for the service's standings, and a bundle's verified
+records (:class:`RecordStreams`), for the offline verify's recomputed pairings."""
 
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.fold import Running
 from events import MatchRecord, StoredEvent
-from events.tournaments import TournamentStore
 from projections.facts import setup_of, to_facts
+from projections.record import match_row
 from projections.views import Known, snapshot
 
 Result = Mapping[str, Any] | None
+
+
+class MatchStreams(Protocol):
+    """Where match logs come from, as known at a record time (None: now)."""
+
+    def known_heads(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> dict[str, int]:
+        """Each match's last seq recorded by ``recorded_by``; a match with none left out."""
+        ...
+
+    def match_streams(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> tuple[dict[str, MatchRecord], dict[str, list[StoredEvent]]]:
+        """The matches known and each one's events recorded by ``recorded_by``."""
+        ...
+
+
+class RecordStreams:
+    """Match logs from a bundle's records (verified, so each one's record times never go
+    back): the events known at an instant are a prefix of the record. A record whose setup
+    does not read raises ``SetupMissing`` when its stream is asked for."""
+
+    def __init__(self, records: Mapping[str, Sequence[StoredEvent]]) -> None:
+        self.records = records
+        self._rows: dict[str, MatchRecord] = {}
+
+    def known_heads(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> dict[str, int]:
+        counts = {m: self._known(m, recorded_by) for m in match_ids if m in self.records}
+        return {m: n for m, n in counts.items() if n}
+
+    def match_streams(
+        self, match_ids: Sequence[str], recorded_by: datetime | None = None
+    ) -> tuple[dict[str, MatchRecord], dict[str, list[StoredEvent]]]:
+        rows = {m: self._row(m) for m in match_ids if m in self.records}
+        known = {m: list(self.records[m][: self._known(m, recorded_by)]) for m in rows}
+        return rows, known
+
+    def _row(self, match_id: str) -> MatchRecord:
+        row = self._rows.get(match_id)
+        if row is None:
+            row = self._rows[match_id] = match_row(self.records[match_id])
+        return row
+
+    def _known(self, match_id: str, recorded_by: datetime | None) -> int:
+        events = self.records[match_id]
+        if recorded_by is None:
+            return len(events)
+        return bisect_right(events, recorded_by, key=_recorded)
+
+
+def _recorded(event: StoredEvent) -> datetime:
+    return event.recorded_at
 
 
 class MatchResults:
@@ -31,7 +91,7 @@ class MatchResults:
 
     def __init__(
         self,
-        store: TournamentStore,
+        store: MatchStreams,
         games: Mapping[str, Game[Any, Any]],
         capacity: int = 50_000,
     ) -> None:

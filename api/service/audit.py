@@ -26,8 +26,9 @@ from events.record import (
     split_log_proof,
 )
 from projections.collector import collector_paused
+from projections.facts import setup_of
 from projections.log_checks import PublicKey, log_checks
-from projections.record import CLOSED, first_of, setup_from_events, setup_row
+from projections.record import match_row
 from projections.verify import Check, VerifyReport, verify_record
 
 
@@ -153,19 +154,8 @@ def import_text(store: EventStore, games: Mapping[str, Game[Any, Any]], text: st
         raise RecordInvalid(
             VerifyReport(report.match_id, (Check("format", False, detail, nul),)).as_json()
         )
-    recorded = setup_from_events(record.events)
-    closed = first_of(record.events, CLOSED)
-    match = MatchRecord(
-        match_id=record.header.match_id,
-        game=recorded.game,
-        rules_version=recorded.rules_version,
-        status="open" if closed is None else "closed",
-        created_at=recorded.setup.created_at or record.events[0].occurred_at,
-        setup=setup_row(recorded),
-        last_seq=len(record.events),
-        closed_at=None if closed is None else closed.recorded_at,
-    )
-    tokens, token_records = issue_match_tokens(recorded.setup.seats)
+    match = match_row(record.events)
+    tokens, token_records = issue_match_tokens(setup_of(match).seats)
     store.import_match(match, token_records, record.events)
     return Imported(match, tokens, report)
 

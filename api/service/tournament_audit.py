@@ -16,22 +16,18 @@ organizer holds every match's host token, so payloads and salts are included).""
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from adjudicator.kernel.decider import Fact, Game
-from adjudicator.kernel.fold import Running
-from adjudicator.kernel.fold import fold as fold_match
+from adjudicator.kernel.decider import Game
 from adjudicator.tournaments import rules
 from api.service import audit
 from api.service.tournaments import TournamentService
 from events import StoredEvent
 from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
-from projections.facts import to_facts
-from projections.record import setup_from_events
+from projections.tournament_results import MatchResults, RecordStreams, Result
 from projections.verify import Check, VerifyReport, chain_check
 from projections.views import Known
 
@@ -178,34 +174,13 @@ def verify_bundle(
 
 
 def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, Any]]) -> Reader:
-    """A match's result at an instant, as known then, re-folded from its record's events.
+    """A match's result at an instant, as known then, re-folded from its record's events by
+    the folds the service's standings answer from (``projections.tournament_results``: one
+    ``Running`` per match and events known, advanced to each instant asked), over the
+    records instead of the store."""
+    results = MatchResults(RecordStreams({m: r.events for m, r in records.items()}), games)
 
-    The events known at an instant are a prefix of the record (their record times never go
-    back: the chain check holds them so). Each prefix is folded once, as a ``Running`` (the
-    fold the live match state answers from, equal to ``fold(game, setup, facts, at)`` for any
-    ``at`` at or after its horizon), and advanced to each instant asked: a match read by every
-    later round's pairing check is folded once, not once a round. An instant before the
-    prefix's horizon is folded afresh."""
-    folds: dict[tuple[str, int], tuple[Game[Any, Any], Running[Any], Any, list[Fact]]] = {}
-
-    def read(match_id: str, instant: datetime) -> Mapping[str, Any] | None:
-        events = records[match_id].events
-        known = bisect_right(events, instant, key=_recorded_at)
-        kept = folds.get((match_id, known))
-        if kept is None:
-            recorded = setup_from_events(events[:known])
-            game, facts = games[recorded.game], to_facts(events[:known])
-            kept = game, Running.start(game, recorded.setup, facts), recorded.setup, facts
-            folds[match_id, known] = kept
-        game, running, setup, facts = kept
-        state = running.at(game, instant)
-        if state is None:
-            state = fold_match(game, setup, facts, instant).state
-        result: Mapping[str, Any] | None = game.result(state)
-        return result
+    def read(match_id: str, instant: datetime) -> Result:
+        return results.results([match_id], instant, Known(at=instant)).get(match_id)
 
     return read
-
-
-def _recorded_at(event: StoredEvent) -> datetime:
-    return event.recorded_at
