@@ -12,8 +12,10 @@ the source with ``ast``, nothing imported:
 * fold loops: functions that call a game's ``evolve`` inside a loop;
 * command handlers: functions that both decide (``runner.run``/``game.decide``) and append to
   the store;
-* append paths: functions of ``events/`` that write events (``append*``) and the modules they
-  live in; record parsers: modules of ``events/`` that parse a record's lines;
+* append paths: functions of ``events/`` that insert into the ``events`` table (the match
+  logs; until 2026-12-06 every ``append*`` function was counted, the transparency log's
+  three among them); record parsers: modules of ``events/`` that read a record's lines (a
+  ``loads`` or a ``LineReader``; ``records.py``, plain types, was counted before);
 * name-prefix matches on event types: ``.type.startswith(`` anywhere in the packages.
 """
 
@@ -157,19 +159,48 @@ def prefix_matches(tree: ast.AST) -> int:
     )
 
 
+def _sql_constants(tree: ast.Module, start: str) -> set[str]:
+    """Names of the module's string constants whose SQL begins with ``start``."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            text = node.value.value
+            if isinstance(text, str) and start in text:
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _writes_events(function: ast.AST, statements: set[str]) -> bool:
+    """Whether ``function`` inserts into the ``events`` table: ``insert(events)`` or one of
+    the module's ``INSERT INTO events`` statements."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id in statements:
+            return True
+        call = isinstance(node, ast.Call) and _named(node.func, "insert") and node.args
+        if call and _named(node.args[0], "events"):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
 def append_paths(root: Path) -> list[str]:
+    """Functions of ``events/`` that insert events (into the ``events`` table): the match
+    logs' appends. (The transparency log's leaves and a tournament's stream are other logs.)"""
     found = []
     for path, tree in modules(root, "events"):
-        for function in tree.body:
-            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            if function.name.startswith(("append", "pg_append")):
-                found.append(f"{path.stem}.{function.name}")
+        statements = _sql_constants(tree, "INSERT INTO events")
+        top = [f for f in tree.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+        found += [f"{path.stem}.{f.name}" for f in top if _writes_events(f, statements)]
     return found
 
 
 def record_parsers(root: Path) -> list[str]:
-    return [p.stem for p in sorted((root / "events").glob("record*.py"))]
+    """Modules of ``events/`` that read a record's lines (a ``loads`` or a line reader)."""
+    found = []
+    for path, tree in modules(root, "events"):
+        names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        if names & {"loads", "LineReader"}:
+            found.append(path.stem)
+    return found
 
 
 def checked_by_type(root: Path) -> bool:
