@@ -50,6 +50,7 @@ from adjudicator.kernel.canonical import canonical_json
 from adjudicator.kernel.decider import MATCH_CLOSED, Fact, Game, Setup
 from adjudicator.kernel.fold import Folded, Running, apply, states, timeline
 from events import EventStore, MatchRecord, StoredEvent
+from projections.collector import collector_paused
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
 from projections.stored_heads import Heads
@@ -412,7 +413,8 @@ class Checkpoints:
         nothing when those already read cover ``known``)."""
         folds = self._folds(game, match)
         if not folds.covers(known):
-            folds.add(self.store.read(match.match_id, after_seq=folds.last_seq))
+            with collector_paused:  # a whole log, the first time: objects by the thousand
+                folds.add(self.store.read(match.match_id, after_seq=folds.last_seq))
             self._shrink()
         return KnownLog(folds, folds.cutoff(known))
 

@@ -1,5 +1,8 @@
 """A context in which Python's cyclic garbage collector does not run, for work that allocates
-many objects which form no cycles: verifying a record."""
+many objects which form no cycles: verifying a record, and reading and folding a match's whole
+log at once (its first read, a re-fold after a ruling, a tournament's matches). Not for the
+reads and commands of every moment: while any pause lasts the collector does not run at all,
+so pauses must stay rare and short."""
 
 from __future__ import annotations
 

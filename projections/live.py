@@ -26,6 +26,7 @@ from typing import Any
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.fold import Running
 from events import EventStore, MatchRecord, StoredEvent
+from projections.collector import collector_paused
 from projections.facts import setup_of, to_facts
 
 MAX_EVENTS = 250_000
@@ -84,7 +85,13 @@ class LiveFolds:
                 if not tail:
                     return cached
                 return self.put(match.match_id, cached.running.extend(game, facts), head_of(tail))
-        elif self.resume is not None:
+        with collector_paused:  # a whole log (or a stored head) read and folded at once
+            return self._whole(game, match, resume=cached is None)
+
+    def _whole(self, game: Game[Any, Any], match: MatchRecord, resume: bool) -> Live:
+        """The match's fold from its stored head (``resume``, when there is one) or from its
+        whole log."""
+        if resume and self.resume is not None:
             resumed = self.resume(game, match)
             if resumed is not None:
                 return self.put(match.match_id, resumed[0], head_of(resumed[1]))

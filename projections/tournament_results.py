@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from adjudicator.kernel.decider import Game
 from adjudicator.kernel.fold import Running
 from events import MatchRecord, StoredEvent
+from projections.collector import collector_paused
 from projections.facts import setup_of, to_facts
 from projections.record import match_row
 from projections.views import Known, snapshot
@@ -105,10 +106,14 @@ class MatchResults:
         store is left out)."""
         heads = self.store.known_heads(match_ids, known.at)
         missing = [m for m in match_ids if (m, heads.get(m, 0)) not in self._folds]
-        records, streams = self.store.match_streams(missing, known.at) if missing else ({}, {})
+        records: dict[str, MatchRecord] = {}
+        streams: dict[str, list[StoredEvent]] = {}
+        if missing:
+            with collector_paused:  # whole logs read and folded at once
+                records, streams = self.store.match_streams(missing, known.at)
+                for match_id, events in streams.items():
+                    self._keep((match_id, len(events)), self._start(records[match_id], events))
         self._records.update(records)
-        for match_id, events in streams.items():
-            self._keep((match_id, len(events)), self._start(records[match_id], events))
         found: dict[str, Result] = {}
         for match_id in match_ids:
             record = self._records.get(match_id)

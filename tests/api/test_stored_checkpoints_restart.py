@@ -5,6 +5,7 @@ them, equal to the full fold, also after a ruling that voids an early buzz."""
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -220,3 +221,34 @@ def test_a_started_app_resumes_the_open_matches_with_a_head_in_the_background(
         assert live.running.state == whole.state
         assert again.live.peek(made[1]) is None
     restarted.state.service.store.dispose()
+
+
+def test_a_whole_log_is_read_with_the_collector_paused_and_a_tail_is_not(
+    app: Any, api: Api, restart: Restart
+) -> None:
+    """After a restart, the first read at a past game time (the checkpoints') and the first
+    read now (the live fold's) read the match's whole log with the cyclic collector paused
+    (``projections.collector``: a third of such a read's time was the collector's); the
+    reads of every moment after (a tail of new events) do not pause it."""
+    service: MatchService = app.state.service
+    supplied_match(api)
+    for i, cell in enumerate(["a1", "b2", "c3"]):
+        api.clock.advance(3)
+        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    restarted = restart(service)
+    paused: list[tuple[int, bool]] = []
+    read = restarted.store.read
+
+    def noted(match_id: str, **kw: Any) -> Any:
+        paused.append((kw.get("after_seq", 0), not gc.isenabled()))
+        return read(match_id, **kw)
+
+    restarted.store.read = noted  # type: ignore[method-assign]
+    restarted.snapshot(api.match_id, api.clock.now - timedelta(seconds=4))
+    assert paused == [(0, True)]
+    restarted.snapshot(api.match_id)
+    assert paused[1:] == [(0, True)]  # no stored head here: the whole log
+    assert gc.isenabled()
+    paused.clear()
+    restarted.snapshot(api.match_id)  # the live fold's tail (nothing new): not paused
+    assert paused and not any(was_paused for _, was_paused in paused)
