@@ -209,7 +209,8 @@ class MatchFolds:
             start, state, done = self._resume_points(line, point)
         game, out = self.game, done[:start]
         walked = self._walk(line, start, len(line.facts), state)
-        out.extend(point(game, after, fact) for fact, after in walked)
+        with collector_paused:  # a point for each fact: objects by the thousand
+            out.extend(point(game, after, fact) for fact, after in walked)
         with self._lock:
             self._points[(n, point)] = (line.digests, out)
             while len(self._points) > POINTS:
