@@ -1,11 +1,14 @@
 """The tournament service's standings after a retroactive ruling: 64 players, 9 Swiss rounds.
 
     .venv/bin/python infra/bench/tournament_service_bench.py [--players 64] [--rounds 9]
-        [--repeat 20] [--database-url URL]
+        [--repeat 20] [--plays N] [--database-url URL]
 
 Runs a Swiss of ``--players`` players over ``--rounds`` rounds through the service (no HTTP):
 each round paired by ``TournamentService.pair`` (its matches created as ordinary Zoom matches),
-each match ended by its host's ``declare_result`` ruling (the better seed wins). Then a host
+each match ended by its host's ``declare_result`` ruling (the better seed wins), after ``--plays``
+host-entered events of play (default 0: a round started, then buzzes 10 ms apart, all wrong,
+as ``zoom_bench.long_match`` writes them; an 11-round Zoom match records about 80 events, so
+``--plays 80`` gives the bundle's records a real match's length). Then a host
 declares another winner in a round-1 match (a retroactive ruling) and the standings are
 recomputed ``--repeat`` times as known now and as known before the ruling: every match's result
 read through its own fold at that record time, then the pure standings (the whole
@@ -32,12 +35,14 @@ sys.path.insert(0, str(ROOT))
 
 from adjudicator import rulings  # noqa: E402
 from adjudicator.games.zoom.game import ZoomGame  # noqa: E402
+from adjudicator.kernel.payloads import plain  # noqa: E402
 from adjudicator.tournaments.model import Format, Settings, Tiebreak  # noqa: E402
 from api.service import host, tournament_reads  # noqa: E402
 from api.service.matches import MatchService  # noqa: E402
 from api.service.tournaments import Plan, PlayerEntry, TournamentService  # noqa: E402
-from events import EventStore, TokenGrant  # noqa: E402
+from events import EventStore, NewEvent, TokenGrant  # noqa: E402
 from events.migrate import upgrade  # noqa: E402
+from infra.bench.zoom_bench import long_match  # noqa: E402
 from projections.views import Known  # noqa: E402
 
 
@@ -54,7 +59,20 @@ def declare(service: MatchService, match_id: str, winner: str, reason: str) -> N
     host.rule(service, match_id, TokenGrant(match_id, "host", None), ruling)
 
 
-def run(url: str, players: int, rounds: int, repeat: int) -> None:
+def play(store: EventStore, clock: Clock, match_id: str, plays: int) -> None:
+    """``plays`` events of play entered in the match (a round, then buzzes 10 ms apart)."""
+    if plays <= 0:
+        return
+    _, facts = long_match(plays)
+    start = clock.now
+    batch = [
+        NewEvent(f.type, "host", start + (f.at - facts[0].at), plain(f.payload)) for f in facts
+    ]
+    clock.now = batch[-1].occurred_at + timedelta(seconds=1)
+    store.append(match_id, store.last_seq(match_id), batch)
+
+
+def run(url: str, players: int, rounds: int, repeat: int, plays: int = 0) -> None:
     upgrade(url)
     clock = Clock()
     store = EventStore.from_url(url, clock=clock)
@@ -73,6 +91,7 @@ def run(url: str, players: int, rounds: int, repeat: int) -> None:
                 continue
             first, second = board.pairing.first, board.pairing.second
             better = "alpha" if int(first[1:]) < int(second[1:]) else "beta"
+            play(store, clock, board.match_id, plays)
             declare(matches, board.match_id, better, "played")
             if number == 1:
                 first_round.append((board.match_id, "beta" if better == "alpha" else "alpha"))
@@ -132,13 +151,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--plays", type=int, default=0)
     parser.add_argument("--database-url")
     args = parser.parse_args()
+    figures = (args.players, args.rounds, args.repeat, args.plays)
     if args.database_url:
-        run(args.database_url, args.players, args.rounds, args.repeat)
+        run(args.database_url, *figures)
         return
     with tempfile.TemporaryDirectory() as folder:
-        run(f"sqlite:///{folder}/bench.sqlite3", args.players, args.rounds, args.repeat)
+        run(f"sqlite:///{folder}/bench.sqlite3", *figures)
 
 
 if __name__ == "__main__":
