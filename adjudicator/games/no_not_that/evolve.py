@@ -118,7 +118,8 @@ def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> None:
     if (acted.round, acted.step) != (state.round.number, state.round.step):
         raise RuleViolation("stale_action", "the action names another step")
     if kind is Kind.HEAD_START:
-        state.seats[seat].used.append(Item.HEAD_START)
+        player = state.seats[seat]
+        state.seats[seat] = replace(player, used=(*player.used, Item.HEAD_START))
     flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
 
 
@@ -135,20 +136,20 @@ def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> None:
 
 def _item_used(state: NoNotThatState, seat: str, item: Item) -> None:
     checks.use_item(state, seat, item)
-    player = state.seats[seat]
-    player.used.append(item)
+    player = replace(state.seats[seat], used=(*state.seats[seat].used, item))
     if item is Item.EXTRA_SAFE:
-        player.nets += 3
+        player = replace(player, nets=player.nets + 3)
     else:
-        player.ring_invalid = player.ring_prompt = True
+        player = replace(player, ring_invalid=True, ring_prompt=True)
+    state.seats[seat] = player
 
 
 def _exchanged(state: NoNotThatState, seat: str, times: int) -> None:
     checks.exchange(state)
     if times < 1:
         raise ValueError("times must be positive")
-    state.seats[seat].score -= times
-    state.seats[seat].nets += 2 * times
+    player = state.seats[seat]
+    state.seats[seat] = replace(player, score=player.score - times, nets=player.nets + 2 * times)
 
 
 def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> None:

@@ -8,6 +8,7 @@ rule is checked, held-back objects enter play, and the next step opens at that i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from adjudicator.games.no_not_that.state import (
     Phase,
     PromptClaim,
     RoundState,
+    SeatState,
 )
 
 LAST_STEP_OBJECTS = 17
@@ -28,10 +30,20 @@ LAST_STEP_OBJECTS = 17
 
 def start_round(state: NoNotThatState, number: int, at: datetime) -> None:
     state.round = RoundState(number=number, step=0, opened_at=at)
-    for player in state.seats.values():
-        player.claim_points = player.gained = 0
-        player.head_start, player.head_start_seq, player.head_start_spent = None, None, False
+    state.seats = {seat: _new_round(player) for seat, player in state.seats.items()}
     open_step(state, at)
+
+
+def _new_round(player: SeatState) -> SeatState:
+    """A seat at the start of a round: nothing gained, claimed or named as Head Start yet."""
+    return replace(
+        player,
+        claim_points=0,
+        gained=0,
+        head_start=None,
+        head_start_seq=None,
+        head_start_spent=False,
+    )
 
 
 def open_step(state: NoNotThatState, at: datetime) -> None:
@@ -41,16 +53,17 @@ def open_step(state: NoNotThatState, at: datetime) -> None:
     rnd.opened_at = at
     rnd.invalid_claims, rnd.prompt_claims = [], []
     seconds = state.config.countdown_seconds + state.config.step_seconds(rnd.number)
-    for player in state.seats.values():
-        player.action = None
-        player.deadline = at + timedelta(seconds=seconds)
+    deadline = at + timedelta(seconds=seconds)
+    state.seats = {
+        seat: replace(player, action=None, deadline=deadline)
+        for seat, player in state.seats.items()
+    }
     state.phase = Phase.STEP
 
 
 def act(state: NoNotThatState, seat: str, action: Action) -> None:
     """Record a sealed action; when both seats have acted the step resolves."""
-    player = state.seats[seat]
-    player.action, player.deadline = action, None
+    state.seats[seat] = replace(state.seats[seat], action=action, deadline=None)
     if all(p.action is not None for p in state.seats.values()):
         resolve_step(state, action.at)
 
@@ -82,8 +95,8 @@ def _place(state: NoNotThatState, seat: str, action: Action) -> None:
     assert state.round is not None
     rnd = state.round
     if action.kind is Kind.HEAD_START:
-        state.seats[seat].head_start = action.value
-        state.seats[seat].head_start_seq = action.seq
+        player = state.seats[seat]
+        state.seats[seat] = replace(player, head_start=action.value, head_start_seq=action.seq)
     if action.kind is not Kind.SUBMIT or action.value is None:
         return
     same = next((o for o in rnd.objects if o.step == rnd.step and o.value == action.value), None)
@@ -142,7 +155,7 @@ def _settle_invalid(state: NoNotThatState, claim: InvalidClaim, verdict: str) ->
         target.removed = True
         points[claim.seat] = 1
     elif state.seats[claim.seat].ring_invalid:
-        state.seats[claim.seat].ring_invalid = False
+        state.seats[claim.seat] = replace(state.seats[claim.seat], ring_invalid=False)
     else:
         points[accused] = 1
     _award(state, points)
@@ -191,7 +204,7 @@ def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> 
     else:
         claim.settled = True
         if state.seats[claim.seat].ring_prompt:
-            state.seats[claim.seat].ring_prompt = False
+            state.seats[claim.seat] = replace(state.seats[claim.seat], ring_prompt=False)
         else:
             points[opponent] = 1
         _award(state, points)
@@ -223,7 +236,7 @@ def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> bool:
     claim.challenge, claim.settled = verdict, True
     invalid, head_invalid, _ = judge.solution_invalid(state, claim)
     if claim.uses_head_start:
-        state.seats[claim.seat].head_start_spent = True
+        state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
     challenger = state.fixed.other(claim.seat)
     if verdict == "correct":
         for obj_id in invalid:
@@ -247,7 +260,7 @@ def close_challenge(state: NoNotThatState, claim: PromptClaim, how: str, at: dat
     """The opponent accepted, or the challenge window closed: the claim's 3 points stand."""
     claim.challenge, claim.settled = how, True
     if claim.uses_head_start:
-        state.seats[claim.seat].head_start_spent = True
+        state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
     points = {claim.seat: 3, state.fixed.other(claim.seat): 0}
     _award(state, points)
     _record_solution(state, claim, points)

@@ -52,7 +52,7 @@ class NoNotThatGame:
         words = self.dictionaries.words_for(config.wordlist)
         nets = config.safety_nets
         seats = {
-            seat: SeatState(score=0, nets=nets, items=list(config.items.get(seat, ())))
+            seat: SeatState(score=0, nets=nets, items=tuple(config.items.get(seat, ())))
             for seat in setup.seats
         }
         return NoNotThatState(Fixed(config, setup.seats, words), Phase.WAITING, seats)

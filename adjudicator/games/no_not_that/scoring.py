@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -19,12 +20,13 @@ def in_round(state: NoNotThatState) -> bool:
 
 def gain(state: NoNotThatState, seat: str, points: int, *, from_claim: bool = False) -> None:
     """Change a seat's score; inside a round it also counts for the round (and its claims)."""
-    player = state.seats[seat]
-    player.score += points
+    player = replace(state.seats[seat], score=state.seats[seat].score + points)
     if in_round(state):
-        player.gained += points
-        if from_claim:
-            player.claim_points += points
+        claimed = points if from_claim else 0
+        player = replace(
+            player, gained=player.gained + points, claim_points=player.claim_points + claimed
+        )
+    state.seats[seat] = player
 
 
 def round_won_by_claims(state: NoNotThatState) -> bool:
@@ -35,9 +37,7 @@ def end_round(state: NoNotThatState, at: datetime, reason: str) -> None:
     """Close the round in progress; after the last round the match is finished."""
     assert state.round is not None
     state.round_results.append(_round_summary(state, at, reason))
-    for player in state.seats.values():
-        player.action = None
-        player.deadline = None
+    state.seats = {seat: replace(p, action=None, deadline=None) for seat, p in state.seats.items()}
     state.rounds_played = state.round.number
     if state.rounds_played >= len(state.config.rounds):
         finish(state)

@@ -47,7 +47,7 @@ class Fixed:
         return self.seats[1] if seat == self.seats[0] else self.seats[0]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Action:
     """A seat's sealed action in the open step."""
 
@@ -118,12 +118,12 @@ class PromptClaim:
         return self.verdict == "correct" and self.challenge_seq is None and not self.settled
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class SeatState:
     score: int
     nets: int
-    items: list[str]
-    used: list[str] = field(default_factory=list)
+    items: tuple[str, ...]
+    used: tuple[str, ...] = ()
     ring_invalid: bool = False
     ring_prompt: bool = False
     nets_lost: int = 0
@@ -137,9 +137,6 @@ class SeatState:
     # this step
     action: Action | None = None
     deadline: datetime | None = None
-
-    def clone(self) -> SeatState:
-        return replace(self, used=list(self.used))
 
 
 @dataclass(slots=True)
@@ -182,7 +179,7 @@ class NoNotThatState:
     def clone(self) -> NoNotThatState:
         return replace(
             self,
-            seats={seat: player.clone() for seat, player in self.seats.items()},
+            seats=dict(self.seats),
             round=self.round.clone() if self.round is not None else None,
             round_results=list(self.round_results),
             outcomes=dict(self.outcomes),

@@ -10,6 +10,7 @@ before ``now``, in time order, each at its own instant.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from adjudicator.games.no_not_that import flow, scoring
@@ -63,9 +64,12 @@ def _time_out(state: NoNotThatState, seat: str, now: datetime) -> None:
     extension = timedelta(seconds=state.config.extension_seconds)
     passes = (now - player.deadline) // extension + 1
     nets = min(player.nets, passes)
-    player.nets -= nets
-    player.nets_lost += nets
-    player.points_lost += passes - nets
+    state.seats[seat] = replace(
+        player,
+        nets=player.nets - nets,
+        nets_lost=player.nets_lost + nets,
+        points_lost=player.points_lost + passes - nets,
+        deadline=player.deadline + extension * passes,
+    )
     if passes > nets:
         scoring.gain(state, seat, nets - passes)
-    player.deadline += extension * passes
