@@ -27,7 +27,7 @@ from adjudicator.games.no_not_that.events import (
     Solved,
 )
 from adjudicator.games.no_not_that.judging import normalise
-from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
+from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase, PromptClaim
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
@@ -82,7 +82,8 @@ def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> None:
             _solved(state, fact, event)
         case Challenged():
             claim = checks.challengeable(state, _seat(state, event.seat))
-            claim.challenge_seq, claim.challenge_amendment = fact.seq, fact.amendment
+            challenged = replace(claim, challenge_seq=fact.seq, challenge_amendment=fact.amendment)
+            _put_claim(state, challenged)
             flow.proceed(state, fact.at)
         case Accepted():
             claim = checks.challengeable(state, _seat(state, event.seat))
@@ -125,13 +126,20 @@ def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> None:
 
 def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> None:
     claim = checks.open_claim(state, _seat(state, solved.seat))
-    claim.tokens, claim.solved_seq, claim.solved_amendment = (
-        list(solved.tokens),
-        fact.seq,
-        fact.amendment,
+    solution = replace(
+        claim,
+        tokens=tuple(solved.tokens),
+        solved_at=fact.at,
+        solved_seq=fact.seq,
+        solved_amendment=fact.amendment,
     )
-    claim.solved_at = fact.at
+    _put_claim(state, solution)
     flow.proceed(state, fact.at)
+
+
+def _put_claim(state: NoNotThatState, claim: PromptClaim) -> None:
+    assert state.round is not None
+    state.round = state.round.with_prompt_claim(claim)
 
 
 def _item_used(state: NoNotThatState, seat: str, item: Item) -> None:
@@ -159,12 +167,13 @@ def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> None:
         question = checks.judge_category(state, judged.target_seq)
         recorded = judged.object
         _same(normalise(recorded) or recorded, question.object)
-        assert state.round is not None
-        state.round.object_verdicts[question.key] = judged.fits
+        rnd = flow.current_round(state)
+        verdicts = {**rnd.object_verdicts, question.key: judged.fits}
+        state.round = replace(rnd, object_verdicts=verdicts)
     else:
         value = checks.judge_value(state, judged.object)
-        assert state.round is not None
-        state.round.verdicts[value] = judged.fits
+        rnd = flow.current_round(state)
+        state.round = replace(rnd, verdicts={**rnd.verdicts, value: judged.fits})
 
 
 def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> None:
@@ -174,7 +183,7 @@ def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> None:
         _same(_seat(state, judged.seat), claim.seat)
     else:
         claim = checks.judge_prompt_of_seat(state, _seat(state, judged.seat))
-    claim.host_verdict = "correct" if judged.meets else "incorrect"
+    _put_claim(state, replace(claim, host_verdict="correct" if judged.meets else "incorrect"))
 
 
 def _same(recorded: str, named: str) -> None:

@@ -49,9 +49,7 @@ def _new_round(player: SeatState) -> SeatState:
 def open_step(state: NoNotThatState, at: datetime) -> None:
     assert state.round is not None
     rnd = state.round
-    rnd.step += 1
-    rnd.opened_at = at
-    rnd.invalid_claims, rnd.prompt_claims = [], []
+    state.round = replace(rnd, step=rnd.step + 1, opened_at=at, invalid_claims=(), prompt_claims=())
     seconds = state.config.countdown_seconds + state.config.step_seconds(rnd.number)
     deadline = at + timedelta(seconds=seconds)
     state.seats = {
@@ -72,7 +70,8 @@ def resolve_step(state: NoNotThatState, at: datetime) -> None:
     assert state.round is not None
     rnd = state.round
     actions = {seat: p.action for seat, p in state.seats.items() if p.action is not None}
-    rnd.history.append({"step": rnd.step, "actions": public_actions(actions)})
+    revealed = {"step": rnd.step, "actions": public_actions(actions)}
+    state.round = replace(rnd, history=(*rnd.history, revealed))
     for seat, action in actions.items():
         _place(state, seat, action)
     for seat, action in actions.items():
@@ -101,22 +100,26 @@ def _place(state: NoNotThatState, seat: str, action: Action) -> None:
         return
     same = next((o for o in rnd.objects if o.step == rnd.step and o.value == action.value), None)
     if same is not None:
-        same.seats.append(seat)
-        same.seqs.append(action.seq)
+        both = replace(same, seats=(*same.seats, seat), seqs=(*same.seqs, action.seq))
+        state.round = rnd.with_object(both)
     else:
         number = len(rnd.objects) + 1
-        rnd.objects.append(Obj(number, action.value, rnd.step, [seat], seqs=[action.seq]))
+        new = Obj(number, action.value, rnd.step, (seat,), seqs=(action.seq,))
+        state.round = replace(rnd, objects=(*rnd.objects, new))
 
 
 def _claim(state: NoNotThatState, seat: str, action: Action) -> None:
     assert state.round is not None
     rnd = state.round
     if action.kind is Kind.CLAIM_PROMPT:
-        rnd.prompt_claims.append(PromptClaim(seat, action.seq))
+        state.round = replace(
+            rnd, prompt_claims=(*rnd.prompt_claims, PromptClaim(seat, action.seq))
+        )
     elif action.kind is Kind.CLAIM_INVALID:
         target = accusable(rnd, state.fixed.other(seat))
         assert target is not None
-        rnd.invalid_claims.append(InvalidClaim(seat, target.id, action.seq, action.amendment))
+        claim = InvalidClaim(seat, target.id, action.seq, action.amendment)
+        state.round = replace(rnd, invalid_claims=(*rnd.invalid_claims, claim))
 
 
 def accusable(rnd: RoundState, accused: str) -> Obj | None:
@@ -127,40 +130,46 @@ def accusable(rnd: RoundState, accused: str) -> Obj | None:
 def proceed(state: NoNotThatState, at: datetime) -> None:
     """Move the step on as far as it can go without a player, the host or a deadline."""
     assert state.round is not None
-    rnd = state.round
-    for claim in rnd.invalid_claims:
+    for claim in state.round.invalid_claims:
         verdict = judge.invalid_claim_verdict(state, claim) if claim.verdict is None else None
         if verdict is not None:
             _settle_invalid(state, claim, verdict)
+    rnd = state.round
     if any(c.verdict is None for c in rnd.invalid_claims):
         state.phase = Phase.JUDGING
         return
     state.phase = Phase.CLAIMS
-    window = timedelta(seconds=state.config.solution_seconds)
-    for prompt in rnd.prompt_claims:
-        prompt.window_end = prompt.window_end or at + window
+    windows = tuple(_window(state, claim, at) for claim in rnd.prompt_claims)
+    state.round = replace(rnd, prompt_claims=windows)
     while _progress_once(state, at):
         pass
-    if state.phase is Phase.CLAIMS and all(c.settled for c in rnd.prompt_claims):
+    if state.phase is Phase.CLAIMS and all(c.settled for c in state.round.prompt_claims):
         finish_step(state, at)
+
+
+def _window(state: NoNotThatState, claim: PromptClaim, at: datetime) -> PromptClaim:
+    """The claim with its solution window, which opens when the step resolves."""
+    if claim.window_end is not None:
+        return claim
+    return replace(claim, window_end=at + timedelta(seconds=state.config.solution_seconds))
 
 
 def _settle_invalid(state: NoNotThatState, claim: InvalidClaim, verdict: str) -> None:
     assert state.round is not None
-    claim.verdict = verdict
+    state.round = state.round.with_invalid_claim(replace(claim, verdict=verdict))
     accused = state.fixed.other(claim.seat)
     target = judge.obj(state.round, claim.target)
     points = {claim.seat: 0, accused: 0}
     if verdict == "correct":
-        target.removed = True
+        state.round = state.round.with_object(replace(target, removed=True))
         points[claim.seat] = 1
     elif state.seats[claim.seat].ring_invalid:
         state.seats[claim.seat] = replace(state.seats[claim.seat], ring_invalid=False)
     else:
         points[accused] = 1
     _award(state, points)
-    state.outcomes[claim.seq] = {"claim": "invalid", "object": target.value, "verdict": verdict}
-    state.outcomes[claim.seq]["points"] = points
+    outcome = {"claim": "invalid", "object": target.value, "verdict": verdict, "points": points}
+    state.outcomes[claim.seq] = outcome
 
 
 def _award(state: NoNotThatState, points: dict[str, int]) -> None:
@@ -170,16 +179,19 @@ def _award(state: NoNotThatState, points: dict[str, int]) -> None:
 
 
 def _progress_once(state: NoNotThatState, at: datetime) -> bool:
-    """One move of one prompt claim; True if anything changed."""
-    assert state.round is not None
-    claims = state.round.prompt_claims
-    for claim in claims:
-        if claim.settled:
+    """One move of one prompt claim; True if one was made. A sealed solution is revealed on the
+    way once no claim of the step awaits its solution."""
+    claims = current_round(state).prompt_claims
+    waiting = any(c.awaiting_solution for c in claims)
+    for listed in claims:
+        if listed.settled:
             continue
+        claim = listed
         if claim.tokens is not None and claim.revealed_at is None:
-            if any(c.awaiting_solution for c in claims):
+            if waiting:
                 continue
-            claim.revealed_at = at
+            claim = replace(claim, revealed_at=at)
+            state.round = current_round(state).with_prompt_claim(claim)
         if claim.revealed_at is not None and _judge_solution(state, claim, at):
             return True
         if claim.challenge_seq is not None and _judge_challenge(state, claim):
@@ -193,16 +205,17 @@ def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> 
     verdict = judge.solution_verdict(state, claim)
     if verdict is None:
         return False
-    claim.verdict = verdict
     mapped = judge.map_solution(state, claim)
     if mapped is not None:
-        claim.uses, claim.uses_head_start = mapped.uses, mapped.uses_head_start
+        claim = replace(claim, uses=mapped.uses, uses_head_start=mapped.uses_head_start)
     opponent = state.fixed.other(claim.seat)
     points = {claim.seat: 0, opponent: 0}
     if verdict == "correct":
-        claim.challenge_end = challenge_end(state, claim, at)
+        claim = replace(claim, verdict=verdict, challenge_end=challenge_end(state, claim, at))
+        state.round = current_round(state).with_prompt_claim(claim)
     else:
-        claim.settled = True
+        claim = replace(claim, verdict=verdict, settled=True)
+        state.round = current_round(state).with_prompt_claim(claim)
         if state.seats[claim.seat].ring_prompt:
             state.seats[claim.seat] = replace(state.seats[claim.seat], ring_prompt=False)
         else:
@@ -232,24 +245,27 @@ def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> bool:
     verdict = judge.challenge_verdict(state, claim)
     if verdict is None:
         return False
-    assert state.round is not None and claim.challenge_seq is not None
-    claim.challenge, claim.settled = verdict, True
+    challenge_seq = claim.challenge_seq
+    assert state.round is not None and challenge_seq is not None
+    claim = replace(claim, challenge=verdict, settled=True)
+    state.round = state.round.with_prompt_claim(claim)
     invalid, head_invalid, _ = judge.solution_invalid(state, claim)
     if claim.uses_head_start:
         state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
     challenger = state.fixed.other(claim.seat)
     if verdict == "correct":
         for obj_id in invalid:
-            judge.obj(state.round, obj_id).removed = True
+            removed = replace(judge.obj(state.round, obj_id), removed=True)
+            state.round = state.round.with_object(removed)
         points = {challenger: 2, claim.seat: 0}
     else:
         points = {challenger: 0, claim.seat: 4}
     _award(state, points)
     _record_solution(state, claim, points)
-    removed = [judge.obj(state.round, i).value for i in invalid]
-    state.outcomes[claim.challenge_seq] = {
+    values = [judge.obj(state.round, i).value for i in invalid]
+    state.outcomes[challenge_seq] = {
         "verdict": verdict,
-        "invalid_objects": removed if verdict == "correct" else [],
+        "invalid_objects": values if verdict == "correct" else [],
         "head_start_invalid": head_invalid,
         "points": points,
     }
@@ -258,7 +274,8 @@ def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> bool:
 
 def close_challenge(state: NoNotThatState, claim: PromptClaim, how: str, at: datetime) -> None:
     """The opponent accepted, or the challenge window closed: the claim's 3 points stand."""
-    claim.challenge, claim.settled = how, True
+    claim = replace(claim, challenge=how, settled=True)
+    state.round = current_round(state).with_prompt_claim(claim)
     if claim.uses_head_start:
         state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
     points = {claim.seat: 3, state.fixed.other(claim.seat): 0}
@@ -269,7 +286,9 @@ def close_challenge(state: NoNotThatState, claim: PromptClaim, how: str, at: dat
 
 def lapse_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> None:
     """No solution in time: the claim is cancelled, no points."""
-    claim.verdict, claim.settled = "cancelled", True
+    state.round = current_round(state).with_prompt_claim(
+        replace(claim, verdict="cancelled", settled=True)
+    )
     state.outcomes[claim.seq] = {"claim": "prompt", "status": "cancelled"}
     proceed(state, at)
 
@@ -290,13 +309,18 @@ def finish_step(state: NoNotThatState, at: datetime) -> None:
     if scoring.round_won_by_claims(state):
         scoring.end_round(state, at, "claim_points")
         return
-    for held in rnd.objects:
-        held.in_play = held.in_play or not held.removed
+    rnd = replace(rnd, objects=tuple(_held_back_in_play(o) for o in rnd.objects))
+    state.round = rnd
     if rnd.last_step:
         scoring.end_round(state, at, "last_step")
         return
-    rnd.last_step = distinct_in_play(rnd) >= LAST_STEP_OBJECTS
+    state.round = replace(rnd, last_step=distinct_in_play(rnd) >= LAST_STEP_OBJECTS)
     open_step(state, at)
+
+
+def _held_back_in_play(obj: Obj) -> Obj:
+    """An object held back during its step enters play when the step ends, unless removed."""
+    return obj if obj.in_play or obj.removed else replace(obj, in_play=True)
 
 
 def distinct_in_play(rnd: RoundState) -> int:
@@ -304,5 +328,10 @@ def distinct_in_play(rnd: RoundState) -> int:
 
 
 def _number(state: NoNotThatState) -> int:
+    return current_round(state).number
+
+
+def current_round(state: NoNotThatState) -> RoundState:
+    """The round in progress (there is one)."""
     assert state.round is not None
-    return state.round.number
+    return state.round

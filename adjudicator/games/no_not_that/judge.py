@@ -28,7 +28,7 @@ class Mapped:
     """A solution read against the pool: its parts in order, the objects it uses."""
 
     parts: list[str]
-    uses: list[int]
+    uses: tuple[int, ...]
     uses_head_start: bool
 
 
@@ -103,7 +103,7 @@ def map_solution(state: NoNotThatState, claim: PromptClaim) -> Mapped | None:
             head = True
         else:
             return None
-    return Mapped(parts, uses, head)
+    return Mapped(parts, tuple(uses), head)
 
 
 def solution_verdict(state: NoNotThatState, claim: PromptClaim) -> str | None:

@@ -58,7 +58,7 @@ class Action:
     amendment: Mapping[str, Any] | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Obj:
     """A submission: one value from one step (both seats when they submitted the same value).
     ``seqs`` are the seqs of the ``nnt.acted`` events that submitted it (one per seat); the first
@@ -67,20 +67,17 @@ class Obj:
     id: int
     value: str
     step: int
-    seats: list[str]
+    seats: tuple[str, ...]
     in_play: bool = False
     removed: bool = False
-    seqs: list[int] = field(default_factory=list)
+    seqs: tuple[int, ...] = ()
 
     @property
     def key(self) -> int:
         return min(self.seqs, default=0)
 
-    def clone(self) -> Obj:
-        return replace(self, seats=list(self.seats), seqs=list(self.seqs))
 
-
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class InvalidClaim:
     seat: str
     target: int  # Obj.id
@@ -89,17 +86,17 @@ class InvalidClaim:
     verdict: str | None = None  # correct | incorrect; None while the host is asked
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PromptClaim:
     seat: str
     seq: int
     window_end: datetime | None = None
-    tokens: list[str] | None = None
+    tokens: tuple[str, ...] | None = None
     solved_at: datetime | None = None
     solved_seq: int | None = None
     solved_amendment: Mapping[str, Any] | None = None
     revealed_at: datetime | None = None
-    uses: list[int] = field(default_factory=list)  # Obj.ids
+    uses: tuple[int, ...] = ()  # Obj.ids
     uses_head_start: bool = False
     host_verdict: str | None = None  # the host's ruling on a host-judged prompt
     verdict: str | None = None  # correct | incorrect | cancelled; None while pending
@@ -139,29 +136,32 @@ class SeatState:
     deadline: datetime | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class RoundState:
     number: int
     step: int
     opened_at: datetime
     last_step: bool = False
-    objects: list[Obj] = field(default_factory=list)
-    invalid_claims: list[InvalidClaim] = field(default_factory=list)
-    prompt_claims: list[PromptClaim] = field(default_factory=list)
-    verdicts: dict[str, bool] = field(default_factory=dict)  # host rulings on a value (round)
-    object_verdicts: dict[int, bool] = field(default_factory=dict)  # on one submission, by key
-    history: list[dict[str, Any]] = field(default_factory=list)  # revealed steps
+    objects: tuple[Obj, ...] = ()
+    invalid_claims: tuple[InvalidClaim, ...] = ()
+    prompt_claims: tuple[PromptClaim, ...] = ()
+    verdicts: Mapping[str, bool] = field(default_factory=dict)  # host rulings on a value (round)
+    object_verdicts: Mapping[int, bool] = field(default_factory=dict)  # one submission's, by key
+    history: tuple[Mapping[str, Any], ...] = ()  # revealed steps
 
-    def clone(self) -> RoundState:
-        return replace(
-            self,
-            objects=[o.clone() for o in self.objects],
-            invalid_claims=[replace(c) for c in self.invalid_claims],
-            prompt_claims=[replace(c) for c in self.prompt_claims],
-            verdicts=dict(self.verdicts),
-            object_verdicts=dict(self.object_verdicts),
-            history=list(self.history),
-        )
+    def with_object(self, obj: Obj) -> RoundState:
+        """This round with ``obj`` in place of the object of its id."""
+        return replace(self, objects=tuple(obj if o.id == obj.id else o for o in self.objects))
+
+    def with_invalid_claim(self, claim: InvalidClaim) -> RoundState:
+        """This round with ``claim`` in place of the invalid-object claim of its seq."""
+        claims = tuple(claim if c.seq == claim.seq else c for c in self.invalid_claims)
+        return replace(self, invalid_claims=claims)
+
+    def with_prompt_claim(self, claim: PromptClaim) -> RoundState:
+        """This round with ``claim`` in place of the prompt claim of its seq."""
+        claims = tuple(claim if c.seq == claim.seq else c for c in self.prompt_claims)
+        return replace(self, prompt_claims=claims)
 
 
 @dataclass(slots=True)
@@ -180,7 +180,6 @@ class NoNotThatState:
         return replace(
             self,
             seats=dict(self.seats),
-            round=self.round.clone() if self.round is not None else None,
             round_results=list(self.round_results),
             outcomes=dict(self.outcomes),
             voided=dict(self.voided),
