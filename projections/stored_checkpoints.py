@@ -30,7 +30,7 @@ import hashlib
 import logging
 import queue
 import threading
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -116,13 +116,13 @@ class ZoomCodec:
 
 _NntFields = tuple[
     Phase,
-    dict[str, SeatState],
+    Mapping[str, SeatState],
     RoundState | None,
     int,
-    list[dict[str, Any]],
-    dict[str, Any] | None,
-    dict[int, dict[str, Any]],
-    dict[int, str],
+    tuple[Mapping[str, Any], ...],
+    Mapping[str, Any] | None,
+    Mapping[int, Mapping[str, Any]],
+    Mapping[int, str],
 ]
 
 

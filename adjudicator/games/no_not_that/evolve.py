@@ -27,77 +27,72 @@ from adjudicator.games.no_not_that.events import (
     Solved,
 )
 from adjudicator.games.no_not_that.judging import normalise
-from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase, PromptClaim
+from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
 from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
 from adjudicator.kernel.payloads import Unreadable
 from adjudicator.rulings import ResultDeclared, ScoreAdjusted
 
-Handler = Callable[[NoNotThatState, Fact], None]
+Handler = Callable[[NoNotThatState, Fact], NoNotThatState]
 
 
 def evolve(state: NoNotThatState, fact: Fact) -> NoNotThatState:
-    """Apply one recorded event to a copy of ``state``: the game's own by its payload (decoded
-    once, an :data:`NntEvent`), a ruling by its type. What the rules refuse, or a payload they
-    cannot read, is folded as void instead."""
+    """The state after one recorded event (``state`` is never changed): the game's own by its
+    payload (decoded once, an :data:`NntEvent`), a ruling by its type. What the rules refuse, or
+    a payload they cannot read, is folded as void instead."""
     if fact.type in PLAYS:
         event = fact.payload
         if isinstance(event, Unreadable):
             return _void(state, fact, f"malformed payload: {event.reason}")
-        return _guarded(state, fact, lambda new: _apply(new, fact, event))
+        return _guarded(state, fact, lambda before: _apply(before, fact, event))
     ruling = RULINGS.get(fact.type)
     if ruling is None:
         known = fact.type in OFF_TIMELINE  # the match's records, untimed rulings: nothing to do
         return state if known else _void(state, fact, f"unknown event type: {fact.type}")
-    return _guarded(state, fact, lambda new: ruling(new, fact))
+    return _guarded(state, fact, lambda before: ruling(before, fact))
 
 
 def _guarded(
-    state: NoNotThatState, fact: Fact, apply: Callable[[NoNotThatState], None]
+    state: NoNotThatState, fact: Fact, apply: Callable[[NoNotThatState], NoNotThatState]
 ) -> NoNotThatState:
-    """``apply`` to a copy of ``state``; ``state`` with ``fact`` void if the rules refuse it or
-    its values are out of their range (an item or action no one has)."""
-    new = state.clone()
+    """The state ``apply`` builds from ``state``; ``state`` with ``fact`` void if the rules
+    refuse it or its values are out of their range (an item or action no one has)."""
     try:
-        apply(new)
+        return apply(state)
     except DomainError as error:
         return _void(state, fact, f"{error.code}: {error.message}")
     except (KeyError, TypeError, ValueError) as error:
         return _void(state, fact, f"malformed payload: {error!r}")
-    return new
 
 
-def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> None:
+def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> NoNotThatState:
     match event:
         case RoundStarted():
             number = event.round
             checks.start_round(state, number)
-            flow.start_round(state, number, fact.at)
+            return flow.start_round(state, number, fact.at)
         case Acted():
-            _acted(state, fact, event)
+            return _acted(state, fact, event)
         case Revealed() | SolutionRevealed():
-            pass  # reveals only make payloads public; the fold already knows them
+            return state  # reveals only make payloads public; the fold already knows them
         case Solved():
-            _solved(state, fact, event)
+            return _solved(state, fact, event)
         case Challenged():
             claim = checks.challengeable(state, _seat(state, event.seat))
             challenged = replace(claim, challenge_seq=fact.seq, challenge_amendment=fact.amendment)
-            _put_claim(state, challenged)
-            flow.proceed(state, fact.at)
+            return flow.proceed(state.with_prompt_claim(challenged), fact.at)
         case Accepted():
             claim = checks.challengeable(state, _seat(state, event.seat))
-            flow.close_challenge(state, claim, "accepted", fact.at)
+            return flow.close_challenge(state, claim, "accepted", fact.at)
         case ItemUsed():
-            _item_used(state, _seat(state, event.seat), Item(event.item))
+            return _item_used(state, _seat(state, event.seat), Item(event.item))
         case Exchanged():
-            _exchanged(state, _seat(state, event.seat), event.times)
+            return _exchanged(state, _seat(state, event.seat), event.times)
         case CategoryJudged():
-            _category_judged(state, event)
-            flow.proceed(state, fact.at)
+            return flow.proceed(_category_judged(state, event), fact.at)
         case PromptJudged():
-            _prompt_judged(state, event)
-            flow.proceed(state, fact.at)
+            return flow.proceed(_prompt_judged(state, event), fact.at)
         case _:
             assert_never(event)
 
@@ -111,20 +106,20 @@ def _seat(state: NoNotThatState, seat: str) -> str:
     return seat
 
 
-def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> None:
+def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> NoNotThatState:
     seat, kind = _seat(state, acted.seat), Kind(acted.action)
     raw = None if acted.object is msgspec.UNSET else acted.object
     value = checks.step_action(state, seat, kind, raw)
-    assert state.round is not None
-    if (acted.round, acted.step) != (state.round.number, state.round.step):
+    rnd = state.current_round
+    if (acted.round, acted.step) != (rnd.number, rnd.step):
         raise RuleViolation("stale_action", "the action names another step")
     if kind is Kind.HEAD_START:
         player = state.seats[seat]
-        state.seats[seat] = replace(player, used=(*player.used, Item.HEAD_START))
-    flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
+        state = state.with_seat(seat, replace(player, used=(*player.used, Item.HEAD_START)))
+    return flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
 
 
-def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> None:
+def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> NoNotThatState:
     claim = checks.open_claim(state, _seat(state, solved.seat))
     solution = replace(
         claim,
@@ -133,57 +128,52 @@ def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> None:
         solved_seq=fact.seq,
         solved_amendment=fact.amendment,
     )
-    _put_claim(state, solution)
-    flow.proceed(state, fact.at)
+    return flow.proceed(state.with_prompt_claim(solution), fact.at)
 
 
-def _put_claim(state: NoNotThatState, claim: PromptClaim) -> None:
-    assert state.round is not None
-    state.round = state.round.with_prompt_claim(claim)
-
-
-def _item_used(state: NoNotThatState, seat: str, item: Item) -> None:
+def _item_used(state: NoNotThatState, seat: str, item: Item) -> NoNotThatState:
     checks.use_item(state, seat, item)
     player = replace(state.seats[seat], used=(*state.seats[seat].used, item))
     if item is Item.EXTRA_SAFE:
         player = replace(player, nets=player.nets + 3)
     else:
         player = replace(player, ring_invalid=True, ring_prompt=True)
-    state.seats[seat] = player
+    return state.with_seat(seat, player)
 
 
-def _exchanged(state: NoNotThatState, seat: str, times: int) -> None:
+def _exchanged(state: NoNotThatState, seat: str, times: int) -> NoNotThatState:
     checks.exchange(state)
     if times < 1:
         raise ValueError("times must be positive")
     player = state.seats[seat]
-    state.seats[seat] = replace(player, score=player.score - times, nets=player.nets + 2 * times)
+    traded = replace(player, score=player.score - times, nets=player.nets + 2 * times)
+    return state.with_seat(seat, traded)
 
 
-def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> None:
+def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> NoNotThatState:
     """With ``target_seq``: the verdict on that question's submission. Without (``judge_value``
     and older records): the verdict on the value for the round."""
     if judged.target_seq is not msgspec.UNSET:
         question = checks.judge_category(state, judged.target_seq)
         recorded = judged.object
         _same(normalise(recorded) or recorded, question.object)
-        rnd = flow.current_round(state)
+        rnd = state.current_round
         verdicts = {**rnd.object_verdicts, question.key: judged.fits}
-        state.round = replace(rnd, object_verdicts=verdicts)
-    else:
-        value = checks.judge_value(state, judged.object)
-        rnd = flow.current_round(state)
-        state.round = replace(rnd, verdicts={**rnd.verdicts, value: judged.fits})
+        return state.with_round(replace(rnd, object_verdicts=verdicts))
+    value = checks.judge_value(state, judged.object)
+    rnd = state.current_round
+    return state.with_round(replace(rnd, verdicts={**rnd.verdicts, value: judged.fits}))
 
 
-def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> None:
+def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> NoNotThatState:
     """With ``target_seq``: that claim's verdict; older records name the claim by its seat."""
     if judged.target_seq is not msgspec.UNSET:
         claim = checks.judge_prompt(state, judged.target_seq)
         _same(_seat(state, judged.seat), claim.seat)
     else:
         claim = checks.judge_prompt_of_seat(state, _seat(state, judged.seat))
-    _put_claim(state, replace(claim, host_verdict="correct" if judged.meets else "incorrect"))
+    verdict = "correct" if judged.meets else "incorrect"
+    return state.with_prompt_claim(replace(claim, host_verdict=verdict))
 
 
 def _same(recorded: str, named: str) -> None:
@@ -192,25 +182,26 @@ def _same(recorded: str, named: str) -> None:
         raise RuleViolation("nothing_to_judge", f"the target is about {named!r}, not {recorded!r}")
 
 
-def _adjust_score(state: NoNotThatState, fact: Fact) -> None:
+def _adjust_score(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     adjusted: ScoreAdjusted = fact.payload
-    scoring.gain(state, _seat(state, adjusted.seat), adjusted.delta)
+    return scoring.gain(state, _seat(state, adjusted.seat), adjusted.delta)
 
 
-def _end_round(state: NoNotThatState, fact: Fact) -> None:
+def _end_round(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     if not scoring.in_round(state):
         raise RuleViolation("no_round_in_progress", "no round is in progress")
-    scoring.end_round(state, fact.at, "ruling")
+    return scoring.end_round(state, fact.at, "ruling")
 
 
-def _declare_result(state: NoNotThatState, fact: Fact) -> None:
+def _declare_result(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     declared: ResultDeclared = fact.payload
     if declared.winner is not None:
         checks.known_seat(state, declared.winner)
-    state.result = declared_result(fact.seq, declared.winner, scoring.scores(state))
+    result = declared_result(fact.seq, declared.winner, scoring.scores(state))
+    state = replace(state, result=result)
     if scoring.in_round(state):  # the result ends the round at its instant: no clock runs on
-        scoring.end_round(state, fact.at, "result")
-    state.phase = Phase.FINISHED
+        state = scoring.end_round(state, fact.at, "result")
+    return replace(state, phase=Phase.FINISHED)
 
 
 RULINGS: dict[str, Handler] = {

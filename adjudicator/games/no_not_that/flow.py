@@ -8,6 +8,7 @@ rule is checked, held-back objects enter play, and the next step opens at that i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,10 +29,10 @@ from adjudicator.games.no_not_that.state import (
 LAST_STEP_OBJECTS = 17
 
 
-def start_round(state: NoNotThatState, number: int, at: datetime) -> None:
-    state.round = RoundState(number=number, step=0, opened_at=at)
-    state.seats = {seat: _new_round(player) for seat, player in state.seats.items()}
-    open_step(state, at)
+def start_round(state: NoNotThatState, number: int, at: datetime) -> NoNotThatState:
+    seats = {seat: _new_round(player) for seat, player in state.seats.items()}
+    fresh = RoundState(number=number, step=0, opened_at=at)
+    return open_step(replace(state, seats=seats, round=fresh), at)
 
 
 def _new_round(player: SeatState) -> SeatState:
@@ -46,37 +47,36 @@ def _new_round(player: SeatState) -> SeatState:
     )
 
 
-def open_step(state: NoNotThatState, at: datetime) -> None:
-    assert state.round is not None
-    rnd = state.round
-    state.round = replace(rnd, step=rnd.step + 1, opened_at=at, invalid_claims=(), prompt_claims=())
+def open_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
+    rnd = state.current_round
     seconds = state.config.countdown_seconds + state.config.step_seconds(rnd.number)
     deadline = at + timedelta(seconds=seconds)
-    state.seats = {
-        seat: replace(player, action=None, deadline=deadline)
-        for seat, player in state.seats.items()
-    }
-    state.phase = Phase.STEP
+    return replace(
+        state,
+        phase=Phase.STEP,
+        seats={seat: replace(p, action=None, deadline=deadline) for seat, p in state.seats.items()},
+        round=replace(rnd, step=rnd.step + 1, opened_at=at, invalid_claims=(), prompt_claims=()),
+    )
 
 
-def act(state: NoNotThatState, seat: str, action: Action) -> None:
+def act(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
     """Record a sealed action; when both seats have acted the step resolves."""
-    state.seats[seat] = replace(state.seats[seat], action=action, deadline=None)
+    state = state.with_seat(seat, replace(state.seats[seat], action=action, deadline=None))
     if all(p.action is not None for p in state.seats.values()):
-        resolve_step(state, action.at)
+        return resolve_step(state, action.at)
+    return state
 
 
-def resolve_step(state: NoNotThatState, at: datetime) -> None:
-    assert state.round is not None
-    rnd = state.round
+def resolve_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
+    rnd = state.current_round
     actions = {seat: p.action for seat, p in state.seats.items() if p.action is not None}
     revealed = {"step": rnd.step, "actions": public_actions(actions)}
-    state.round = replace(rnd, history=(*rnd.history, revealed))
+    state = state.with_round(replace(rnd, history=(*rnd.history, revealed)))
     for seat, action in actions.items():
-        _place(state, seat, action)
+        state = _place(state, seat, action)
     for seat, action in actions.items():
-        _claim(state, seat, action)
-    proceed(state, at)
+        state = _claim(state, seat, action)
+    return proceed(state, at)
 
 
 def public_actions(actions: dict[str, Action]) -> dict[str, dict[str, Any]]:
@@ -90,36 +90,34 @@ def public_actions(actions: dict[str, Action]) -> dict[str, dict[str, Any]]:
     return shown
 
 
-def _place(state: NoNotThatState, seat: str, action: Action) -> None:
-    assert state.round is not None
-    rnd = state.round
+def _place(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
+    """A Head Start object kept for its seat; a submitted object added to the round's (one
+    object when both seats submitted the same value)."""
     if action.kind is Kind.HEAD_START:
-        player = state.seats[seat]
-        state.seats[seat] = replace(player, head_start=action.value, head_start_seq=action.seq)
+        named = replace(state.seats[seat], head_start=action.value, head_start_seq=action.seq)
+        return state.with_seat(seat, named)
     if action.kind is not Kind.SUBMIT or action.value is None:
-        return
+        return state
+    rnd = state.current_round
     same = next((o for o in rnd.objects if o.step == rnd.step and o.value == action.value), None)
     if same is not None:
         both = replace(same, seats=(*same.seats, seat), seqs=(*same.seqs, action.seq))
-        state.round = rnd.with_object(both)
-    else:
-        number = len(rnd.objects) + 1
-        new = Obj(number, action.value, rnd.step, (seat,), seqs=(action.seq,))
-        state.round = replace(rnd, objects=(*rnd.objects, new))
+        return state.with_round(rnd.with_object(both))
+    new = Obj(len(rnd.objects) + 1, action.value, rnd.step, (seat,), seqs=(action.seq,))
+    return state.with_round(replace(rnd, objects=(*rnd.objects, new)))
 
 
-def _claim(state: NoNotThatState, seat: str, action: Action) -> None:
-    assert state.round is not None
-    rnd = state.round
+def _claim(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
+    rnd = state.current_round
     if action.kind is Kind.CLAIM_PROMPT:
-        state.round = replace(
-            rnd, prompt_claims=(*rnd.prompt_claims, PromptClaim(seat, action.seq))
-        )
-    elif action.kind is Kind.CLAIM_INVALID:
+        prompt = PromptClaim(seat, action.seq)
+        return state.with_round(replace(rnd, prompt_claims=(*rnd.prompt_claims, prompt)))
+    if action.kind is Kind.CLAIM_INVALID:
         target = accusable(rnd, state.fixed.other(seat))
         assert target is not None
         claim = InvalidClaim(seat, target.id, action.seq, action.amendment)
-        state.round = replace(rnd, invalid_claims=(*rnd.invalid_claims, claim))
+        return state.with_round(replace(rnd, invalid_claims=(*rnd.invalid_claims, claim)))
+    return state
 
 
 def accusable(rnd: RoundState, accused: str) -> Obj | None:
@@ -127,24 +125,23 @@ def accusable(rnd: RoundState, accused: str) -> Obj | None:
     return next((o for o in rnd.objects if o.step == rnd.step - 1 and accused in o.seats), None)
 
 
-def proceed(state: NoNotThatState, at: datetime) -> None:
+def proceed(state: NoNotThatState, at: datetime) -> NoNotThatState:
     """Move the step on as far as it can go without a player, the host or a deadline."""
-    assert state.round is not None
-    for claim in state.round.invalid_claims:
+    for claim in state.current_round.invalid_claims:
         verdict = judge.invalid_claim_verdict(state, claim) if claim.verdict is None else None
         if verdict is not None:
-            _settle_invalid(state, claim, verdict)
-    rnd = state.round
+            state = _settle_invalid(state, claim, verdict)
+    rnd = state.current_round
     if any(c.verdict is None for c in rnd.invalid_claims):
-        state.phase = Phase.JUDGING
-        return
-    state.phase = Phase.CLAIMS
+        return replace(state, phase=Phase.JUDGING)
     windows = tuple(_window(state, claim, at) for claim in rnd.prompt_claims)
-    state.round = replace(rnd, prompt_claims=windows)
-    while _progress_once(state, at):
-        pass
-    if state.phase is Phase.CLAIMS and all(c.settled for c in state.round.prompt_claims):
-        finish_step(state, at)
+    state = replace(state, phase=Phase.CLAIMS, round=replace(rnd, prompt_claims=windows))
+    moved = True
+    while moved:
+        state, moved = _progress_once(state, at)
+    if state.phase is Phase.CLAIMS and all(c.settled for c in state.current_round.prompt_claims):
+        return finish_step(state, at)
+    return state
 
 
 def _window(state: NoNotThatState, claim: PromptClaim, at: datetime) -> PromptClaim:
@@ -154,34 +151,35 @@ def _window(state: NoNotThatState, claim: PromptClaim, at: datetime) -> PromptCl
     return replace(claim, window_end=at + timedelta(seconds=state.config.solution_seconds))
 
 
-def _settle_invalid(state: NoNotThatState, claim: InvalidClaim, verdict: str) -> None:
-    assert state.round is not None
-    state.round = state.round.with_invalid_claim(replace(claim, verdict=verdict))
+def _settle_invalid(state: NoNotThatState, claim: InvalidClaim, verdict: str) -> NoNotThatState:
+    rnd = state.current_round.with_invalid_claim(replace(claim, verdict=verdict))
     accused = state.fixed.other(claim.seat)
-    target = judge.obj(state.round, claim.target)
+    target = judge.obj(rnd, claim.target)
     points = {claim.seat: 0, accused: 0}
+    player = state.seats[claim.seat]
     if verdict == "correct":
-        state.round = state.round.with_object(replace(target, removed=True))
+        rnd = rnd.with_object(replace(target, removed=True))
         points[claim.seat] = 1
-    elif state.seats[claim.seat].ring_invalid:
-        state.seats[claim.seat] = replace(state.seats[claim.seat], ring_invalid=False)
+    elif player.ring_invalid:
+        state = state.with_seat(claim.seat, replace(player, ring_invalid=False))
     else:
         points[accused] = 1
-    _award(state, points)
+    state = _award(state.with_round(rnd), points)
     outcome = {"claim": "invalid", "object": target.value, "verdict": verdict, "points": points}
-    state.outcomes[claim.seq] = outcome
+    return state.with_outcome(claim.seq, outcome)
 
 
-def _award(state: NoNotThatState, points: dict[str, int]) -> None:
+def _award(state: NoNotThatState, points: dict[str, int]) -> NoNotThatState:
     for seat, gained in points.items():
         if gained:
-            scoring.gain(state, seat, gained, from_claim=True)
+            state = scoring.gain(state, seat, gained, from_claim=True)
+    return state
 
 
-def _progress_once(state: NoNotThatState, at: datetime) -> bool:
-    """One move of one prompt claim; True if one was made. A sealed solution is revealed on the
-    way once no claim of the step awaits its solution."""
-    claims = current_round(state).prompt_claims
+def _progress_once(state: NoNotThatState, at: datetime) -> tuple[NoNotThatState, bool]:
+    """One move of one prompt claim, and whether one was made. A sealed solution is revealed on
+    the way once no claim of the step awaits its solution (a change, but not a move)."""
+    claims = state.current_round.prompt_claims
     waiting = any(c.awaiting_solution for c in claims)
     for listed in claims:
         if listed.settled:
@@ -191,20 +189,26 @@ def _progress_once(state: NoNotThatState, at: datetime) -> bool:
             if waiting:
                 continue
             claim = replace(claim, revealed_at=at)
-            state.round = current_round(state).with_prompt_claim(claim)
-        if claim.revealed_at is not None and _judge_solution(state, claim, at):
-            return True
-        if claim.challenge_seq is not None and _judge_challenge(state, claim):
-            return True
-    return False
+            state = state.with_prompt_claim(claim)
+        if claim.revealed_at is not None and claim.verdict is None:
+            judged = _judge_solution(state, claim, at)
+            if judged is not None:
+                return judged, True
+        if claim.challenge_seq is not None and claim.challenge is None:
+            judged = _judge_challenge(state, claim)
+            if judged is not None:
+                return judged, True
+    return state, False
 
 
-def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> bool:
-    if claim.verdict is not None:
-        return False
+def _judge_solution(
+    state: NoNotThatState, claim: PromptClaim, at: datetime
+) -> NoNotThatState | None:
+    """The state after the program's verdict on the claim's solution; None while the host is
+    asked (a host-judged prompt)."""
     verdict = judge.solution_verdict(state, claim)
     if verdict is None:
-        return False
+        return None
     mapped = judge.map_solution(state, claim)
     if mapped is not None:
         claim = replace(claim, uses=mapped.uses, uses_head_start=mapped.uses_head_start)
@@ -212,17 +216,15 @@ def _judge_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> 
     points = {claim.seat: 0, opponent: 0}
     if verdict == "correct":
         claim = replace(claim, verdict=verdict, challenge_end=challenge_end(state, claim, at))
-        state.round = current_round(state).with_prompt_claim(claim)
+        return _record_solution(state.with_prompt_claim(claim), claim, points)
+    claim = replace(claim, verdict=verdict, settled=True)
+    state = state.with_prompt_claim(claim)
+    player = state.seats[claim.seat]
+    if player.ring_prompt:
+        state = state.with_seat(claim.seat, replace(player, ring_prompt=False))
     else:
-        claim = replace(claim, verdict=verdict, settled=True)
-        state.round = current_round(state).with_prompt_claim(claim)
-        if state.seats[claim.seat].ring_prompt:
-            state.seats[claim.seat] = replace(state.seats[claim.seat], ring_prompt=False)
-        else:
-            points[opponent] = 1
-        _award(state, points)
-    _record_solution(state, claim, points)
-    return True
+        points[opponent] = 1
+    return _record_solution(_award(state, points), claim, points)
 
 
 def challenge_end(state: NoNotThatState, claim: PromptClaim, judged_at: datetime) -> datetime:
@@ -232,90 +234,97 @@ def challenge_end(state: NoNotThatState, claim: PromptClaim, judged_at: datetime
     has run out by the reveal it closes then: the other claimant chose when to solve. A window
     that needed the host's verdict on the prompt runs from that verdict (no deadline runs while
     a claim awaits the host)."""
-    step = timedelta(seconds=state.config.step_seconds(_number(state)))
+    step = timedelta(seconds=state.config.step_seconds(state.current_round.number))
     start = claim.solved_at or judged_at
     if claim.host_verdict is not None:
         start = judged_at
     return max(start + step, judged_at)
 
 
-def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> bool:
-    if claim.challenge is not None:
-        return False
+def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> NoNotThatState | None:
+    """The state after the verdict on the challenge of the claim; None while an object it uses
+    awaits the host's verdict."""
     verdict = judge.challenge_verdict(state, claim)
     if verdict is None:
-        return False
+        return None
     challenge_seq = claim.challenge_seq
-    assert state.round is not None and challenge_seq is not None
+    assert challenge_seq is not None
     claim = replace(claim, challenge=verdict, settled=True)
-    state.round = state.round.with_prompt_claim(claim)
+    state = state.with_prompt_claim(claim)
     invalid, head_invalid, _ = judge.solution_invalid(state, claim)
-    if claim.uses_head_start:
-        state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
+    state = _spend_head_start(state, claim)
     challenger = state.fixed.other(claim.seat)
     if verdict == "correct":
-        for obj_id in invalid:
-            removed = replace(judge.obj(state.round, obj_id), removed=True)
-            state.round = state.round.with_object(removed)
+        state = state.with_round(_removed(state.current_round, invalid))
         points = {challenger: 2, claim.seat: 0}
     else:
         points = {challenger: 0, claim.seat: 4}
-    _award(state, points)
-    _record_solution(state, claim, points)
-    values = [judge.obj(state.round, i).value for i in invalid]
-    state.outcomes[challenge_seq] = {
+    state = _record_solution(_award(state, points), claim, points)
+    values = [judge.obj(state.current_round, i).value for i in invalid]
+    outcome = {
         "verdict": verdict,
         "invalid_objects": values if verdict == "correct" else [],
         "head_start_invalid": head_invalid,
         "points": points,
     }
-    return True
+    return state.with_outcome(challenge_seq, outcome)
 
 
-def close_challenge(state: NoNotThatState, claim: PromptClaim, how: str, at: datetime) -> None:
+def _removed(rnd: RoundState, obj_ids: Sequence[int]) -> RoundState:
+    """The round with the objects ``obj_ids`` removed from play."""
+    for obj_id in obj_ids:
+        rnd = rnd.with_object(replace(judge.obj(rnd, obj_id), removed=True))
+    return rnd
+
+
+def _spend_head_start(state: NoNotThatState, claim: PromptClaim) -> NoNotThatState:
+    """A settled solution that used its seat's Head Start object spends it."""
+    if not claim.uses_head_start:
+        return state
+    return state.with_seat(claim.seat, replace(state.seats[claim.seat], head_start_spent=True))
+
+
+def close_challenge(
+    state: NoNotThatState, claim: PromptClaim, how: str, at: datetime
+) -> NoNotThatState:
     """The opponent accepted, or the challenge window closed: the claim's 3 points stand."""
     claim = replace(claim, challenge=how, settled=True)
-    state.round = current_round(state).with_prompt_claim(claim)
-    if claim.uses_head_start:
-        state.seats[claim.seat] = replace(state.seats[claim.seat], head_start_spent=True)
+    state = _spend_head_start(state.with_prompt_claim(claim), claim)
     points = {claim.seat: 3, state.fixed.other(claim.seat): 0}
-    _award(state, points)
-    _record_solution(state, claim, points)
-    proceed(state, at)
+    state = _record_solution(_award(state, points), claim, points)
+    return proceed(state, at)
 
 
-def lapse_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> None:
+def lapse_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> NoNotThatState:
     """No solution in time: the claim is cancelled, no points."""
-    state.round = current_round(state).with_prompt_claim(
-        replace(claim, verdict="cancelled", settled=True)
-    )
-    state.outcomes[claim.seq] = {"claim": "prompt", "status": "cancelled"}
-    proceed(state, at)
+    state = state.with_prompt_claim(replace(claim, verdict="cancelled", settled=True))
+    state = state.with_outcome(claim.seq, {"claim": "prompt", "status": "cancelled"})
+    return proceed(state, at)
 
 
-def _record_solution(state: NoNotThatState, claim: PromptClaim, points: dict[str, int]) -> None:
+def _record_solution(
+    state: NoNotThatState, claim: PromptClaim, points: dict[str, int]
+) -> NoNotThatState:
     outcome = {"claim": "prompt", "status": claim.verdict, "points": points}
     if claim.challenge is not None:
         outcome["challenge"] = claim.challenge
-    state.outcomes[claim.seq] = outcome
+    state = state.with_outcome(claim.seq, outcome)
     if claim.solved_seq is not None:
-        state.outcomes[claim.solved_seq] = {"verdict": claim.verdict, "points": points}
+        solved = {"verdict": claim.verdict, "points": points}
+        state = state.with_outcome(claim.solved_seq, solved)
+    return state
 
 
-def finish_step(state: NoNotThatState, at: datetime) -> None:
+def finish_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
     """Round-end rule, held-back objects, the 17-object rule, then the next step."""
-    assert state.round is not None
-    rnd = state.round
     if scoring.round_won_by_claims(state):
-        scoring.end_round(state, at, "claim_points")
-        return
+        return scoring.end_round(state, at, "claim_points")
+    rnd = state.current_round
     rnd = replace(rnd, objects=tuple(_held_back_in_play(o) for o in rnd.objects))
-    state.round = rnd
     if rnd.last_step:
-        scoring.end_round(state, at, "last_step")
-        return
-    state.round = replace(rnd, last_step=distinct_in_play(rnd) >= LAST_STEP_OBJECTS)
-    open_step(state, at)
+        return scoring.end_round(state.with_round(rnd), at, "last_step")
+    rnd = replace(rnd, last_step=distinct_in_play(rnd) >= LAST_STEP_OBJECTS)
+    return open_step(state.with_round(rnd), at)
 
 
 def _held_back_in_play(obj: Obj) -> Obj:
@@ -325,13 +334,3 @@ def _held_back_in_play(obj: Obj) -> Obj:
 
 def distinct_in_play(rnd: RoundState) -> int:
     return len({o.value for o in rnd.objects if o.in_play and not o.removed})
-
-
-def _number(state: NoNotThatState) -> int:
-    return current_round(state).number
-
-
-def current_round(state: NoNotThatState) -> RoundState:
-    """The round in progress (there is one)."""
-    assert state.round is not None
-    return state.round

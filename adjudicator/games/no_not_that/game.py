@@ -72,7 +72,8 @@ class NoNotThatGame:
     def outcome(self, state: NoNotThatState, seq: int) -> dict[str, Any] | None:
         if seq in state.voided:
             return void_outcome(state.voided[seq])
-        return state.outcomes.get(seq)
+        outcome = state.outcomes.get(seq)
+        return dict(outcome) if outcome is not None else None
 
     def result(self, state: NoNotThatState) -> dict[str, Any] | None:
         return dict(state.result) if state.result is not None else None

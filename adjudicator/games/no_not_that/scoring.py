@@ -18,37 +18,43 @@ def in_round(state: NoNotThatState) -> bool:
     return state.phase in IN_ROUND
 
 
-def gain(state: NoNotThatState, seat: str, points: int, *, from_claim: bool = False) -> None:
+def gain(
+    state: NoNotThatState, seat: str, points: int, *, from_claim: bool = False
+) -> NoNotThatState:
     """Change a seat's score; inside a round it also counts for the round (and its claims)."""
-    player = replace(state.seats[seat], score=state.seats[seat].score + points)
-    if in_round(state):
-        claimed = points if from_claim else 0
-        player = replace(
-            player, gained=player.gained + points, claim_points=player.claim_points + claimed
-        )
-    state.seats[seat] = player
+    player = state.seats[seat]
+    if not in_round(state):
+        return state.with_seat(seat, replace(player, score=player.score + points))
+    claimed = points if from_claim else 0
+    counted = replace(
+        player,
+        score=player.score + points,
+        gained=player.gained + points,
+        claim_points=player.claim_points + claimed,
+    )
+    return state.with_seat(seat, counted)
 
 
 def round_won_by_claims(state: NoNotThatState) -> bool:
     return any(p.claim_points >= ROUND_END_POINTS for p in state.seats.values())
 
 
-def end_round(state: NoNotThatState, at: datetime, reason: str) -> None:
+def end_round(state: NoNotThatState, at: datetime, reason: str) -> NoNotThatState:
     """Close the round in progress; after the last round the match is finished."""
-    assert state.round is not None
-    state.round_results.append(_round_summary(state, at, reason))
-    state.seats = {seat: replace(p, action=None, deadline=None) for seat, p in state.seats.items()}
-    state.rounds_played = state.round.number
+    state = replace(
+        state,
+        seats={seat: replace(p, action=None, deadline=None) for seat, p in state.seats.items()},
+        rounds_played=state.current_round.number,
+        round_results=(*state.round_results, _round_summary(state, at, reason)),
+    )
     if state.rounds_played >= len(state.config.rounds):
-        finish(state)
-    else:
-        state.phase = Phase.BETWEEN_ROUNDS
+        return finish(state)
+    return replace(state, phase=Phase.BETWEEN_ROUNDS)
 
 
-def finish(state: NoNotThatState) -> None:
-    state.phase = Phase.FINISHED
-    if state.result is None:
-        state.result = derive_result(state)
+def finish(state: NoNotThatState) -> NoNotThatState:
+    result = derive_result(state) if state.result is None else state.result
+    return replace(state, phase=Phase.FINISHED, result=result)
 
 
 def scores(state: NoNotThatState) -> dict[str, int]:
@@ -69,9 +75,8 @@ def derive_result(state: NoNotThatState) -> dict[str, Any]:
 
 
 def _round_summary(state: NoNotThatState, at: datetime, reason: str) -> dict[str, Any]:
-    assert state.round is not None
     return {
-        "round": state.round.number,
+        "round": state.current_round.number,
         "ended_at": iso(at),
         "reason": reason,
         "gained": {seat: p.gained for seat, p in state.seats.items()},

@@ -1,8 +1,9 @@
 """The state of a No, Not That! match, as the fold builds it.
 
-States are treated as values: ``evolve`` and ``advance`` work on a ``clone()`` and return it, so
-an earlier state is never changed. ``clone`` copies every container the rules change in place
-and shares the rest (the fixed part, actions, revealed history entries, amendments).
+Every part is an immutable value (frozen dataclasses, tuples, mappings never changed in place):
+``evolve``, ``advance`` and the rules they call build a new state with ``dataclasses.replace``
+and the ``with_*`` helpers below, sharing every part they do not change, so an earlier state
+(which checkpoints keep) is never changed.
 """
 
 from __future__ import annotations
@@ -164,32 +165,43 @@ class RoundState:
         return replace(self, prompt_claims=claims)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class NoNotThatState:
     fixed: Fixed
     phase: Phase
-    seats: dict[str, SeatState]
+    seats: Mapping[str, SeatState]
     round: RoundState | None = None
     rounds_played: int = 0
-    round_results: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
-    outcomes: dict[int, dict[str, Any]] = field(default_factory=dict)
-    voided: dict[int, str] = field(default_factory=dict)
-
-    def clone(self) -> NoNotThatState:
-        return replace(
-            self,
-            seats=dict(self.seats),
-            round_results=list(self.round_results),
-            outcomes=dict(self.outcomes),
-            voided=dict(self.voided),
-        )
+    round_results: tuple[Mapping[str, Any], ...] = ()
+    result: Mapping[str, Any] | None = None
+    outcomes: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    voided: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def config(self) -> NoNotThatConfig:
         return self.fixed.config
 
     @property
-    def round_config(self) -> RoundConfig:
+    def current_round(self) -> RoundState:
+        """The round the rules are reading (there is one: a round has started)."""
         assert self.round is not None
-        return self.config.rounds[self.round.number - 1]
+        return self.round
+
+    @property
+    def round_config(self) -> RoundConfig:
+        return self.config.rounds[self.current_round.number - 1]
+
+    def with_seat(self, seat: str, player: SeatState) -> NoNotThatState:
+        """This state with ``player`` as the state of ``seat``."""
+        return replace(self, seats={**self.seats, seat: player})
+
+    def with_round(self, rnd: RoundState) -> NoNotThatState:
+        return replace(self, round=rnd)
+
+    def with_prompt_claim(self, claim: PromptClaim) -> NoNotThatState:
+        """This state with ``claim`` in place of the current round's prompt claim of its seq."""
+        return replace(self, round=self.current_round.with_prompt_claim(claim))
+
+    def with_outcome(self, seq: int, outcome: Mapping[str, Any]) -> NoNotThatState:
+        """This state with ``outcome`` as the outcome of the event ``seq``."""
+        return replace(self, outcomes={**self.outcomes, seq: outcome})

@@ -31,45 +31,41 @@ def next_deadline(state: NoNotThatState) -> datetime | None:
 
 
 def advance(state: NoNotThatState, now: datetime) -> NoNotThatState:
+    """``state`` after every deadline at or before ``now`` (``state`` itself when none is due)."""
     due = next_deadline(state)
-    if due is None or due > now:
-        return state
-    state = state.clone()
     while due is not None and due <= now:
-        _apply(state, due, now)
+        state = _apply(state, due, now)
         due = next_deadline(state)
     return state
 
 
-def _apply(state: NoNotThatState, due: datetime, now: datetime) -> None:
+def _apply(state: NoNotThatState, due: datetime, now: datetime) -> NoNotThatState:
     if state.phase is Phase.STEP:
         for seat in state.fixed.seats:
-            _time_out(state, seat, now)
-        return
-    assert state.round is not None
-    for claim in state.round.prompt_claims:
+            state = _time_out(state, seat, now)
+        return state
+    for claim in state.current_round.prompt_claims:
         if claim.awaiting_solution and claim.window_end == due:
-            flow.lapse_solution(state, claim, due)
-            return
+            return flow.lapse_solution(state, claim, due)
         if claim.challenge_open and claim.challenge_end == due:
-            flow.close_challenge(state, claim, "lapsed", due)
-            return
+            return flow.close_challenge(state, claim, "lapsed", due)
+    return state
 
 
-def _time_out(state: NoNotThatState, seat: str, now: datetime) -> None:
+def _time_out(state: NoNotThatState, seat: str, now: datetime) -> NoNotThatState:
     """Every pass of the seat's deadline up to ``now``: a net each, then a point each."""
     player = state.seats[seat]
     if player.deadline is None or player.deadline > now:
-        return
+        return state
     extension = timedelta(seconds=state.config.extension_seconds)
     passes = (now - player.deadline) // extension + 1
     nets = min(player.nets, passes)
-    state.seats[seat] = replace(
+    timed_out = replace(
         player,
         nets=player.nets - nets,
         nets_lost=player.nets_lost + nets,
         points_lost=player.points_lost + passes - nets,
         deadline=player.deadline + extension * passes,
     )
-    if passes > nets:
-        scoring.gain(state, seat, nets - passes)
+    state = state.with_seat(seat, timed_out)
+    return scoring.gain(state, seat, nets - passes) if passes > nets else state
