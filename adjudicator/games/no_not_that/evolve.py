@@ -4,7 +4,6 @@ host's rulings) make impossible is folded as void, with the reason kept for ``ou
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import assert_never
 
 import msgspec
@@ -32,6 +31,7 @@ from adjudicator.kernel.decider import Fact, declared_result
 from adjudicator.kernel.errors import DomainError, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
 from adjudicator.kernel.payloads import Unreadable
+from adjudicator.kernel.values import updated
 from adjudicator.rulings import ResultDeclared, ScoreAdjusted
 
 Handler = Callable[[NoNotThatState, Fact], NoNotThatState]
@@ -80,7 +80,7 @@ def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> NoNotThatState
             return _solved(state, fact, event)
         case Challenged():
             claim = checks.challengeable(state, _seat(state, event.seat))
-            challenged = replace(claim, challenge_seq=fact.seq, challenge_amendment=fact.amendment)
+            challenged = updated(claim, challenge_seq=fact.seq, challenge_amendment=fact.amendment)
             return flow.proceed(state.with_prompt_claim(challenged), fact.at)
         case Accepted():
             claim = checks.challengeable(state, _seat(state, event.seat))
@@ -98,7 +98,7 @@ def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> NoNotThatState
 
 
 def _void(state: NoNotThatState, fact: Fact, reason: str) -> NoNotThatState:
-    return replace(state, voided={**state.voided, fact.seq: reason})
+    return updated(state, voided={**state.voided, fact.seq: reason})
 
 
 def _seat(state: NoNotThatState, seat: str) -> str:
@@ -115,13 +115,13 @@ def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> NoNotThatState:
         raise RuleViolation("stale_action", "the action names another step")
     if kind is Kind.HEAD_START:
         player = state.seats[seat]
-        state = state.with_seat(seat, replace(player, used=(*player.used, Item.HEAD_START)))
+        state = state.with_seat(seat, updated(player, used=(*player.used, Item.HEAD_START)))
     return flow.act(state, seat, Action(kind, value, fact.seq, fact.at, fact.amendment))
 
 
 def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> NoNotThatState:
     claim = checks.open_claim(state, _seat(state, solved.seat))
-    solution = replace(
+    solution = updated(
         claim,
         tokens=tuple(solved.tokens),
         solved_at=fact.at,
@@ -133,11 +133,11 @@ def _solved(state: NoNotThatState, fact: Fact, solved: Solved) -> NoNotThatState
 
 def _item_used(state: NoNotThatState, seat: str, item: Item) -> NoNotThatState:
     checks.use_item(state, seat, item)
-    player = replace(state.seats[seat], used=(*state.seats[seat].used, item))
+    player = updated(state.seats[seat], used=(*state.seats[seat].used, item))
     if item is Item.EXTRA_SAFE:
-        player = replace(player, nets=player.nets + 3)
+        player = updated(player, nets=player.nets + 3)
     else:
-        player = replace(player, ring_invalid=True, ring_prompt=True)
+        player = updated(player, ring_invalid=True, ring_prompt=True)
     return state.with_seat(seat, player)
 
 
@@ -146,7 +146,7 @@ def _exchanged(state: NoNotThatState, seat: str, times: int) -> NoNotThatState:
     if times < 1:
         raise ValueError("times must be positive")
     player = state.seats[seat]
-    traded = replace(player, score=player.score - times, nets=player.nets + 2 * times)
+    traded = updated(player, score=player.score - times, nets=player.nets + 2 * times)
     return state.with_seat(seat, traded)
 
 
@@ -159,10 +159,10 @@ def _category_judged(state: NoNotThatState, judged: CategoryJudged) -> NoNotThat
         _same(normalise(recorded) or recorded, question.object)
         rnd = state.current_round
         verdicts = {**rnd.object_verdicts, question.key: judged.fits}
-        return state.with_round(replace(rnd, object_verdicts=verdicts))
+        return state.with_round(updated(rnd, object_verdicts=verdicts))
     value = checks.judge_value(state, judged.object)
     rnd = state.current_round
-    return state.with_round(replace(rnd, verdicts={**rnd.verdicts, value: judged.fits}))
+    return state.with_round(updated(rnd, verdicts={**rnd.verdicts, value: judged.fits}))
 
 
 def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> NoNotThatState:
@@ -173,7 +173,7 @@ def _prompt_judged(state: NoNotThatState, judged: PromptJudged) -> NoNotThatStat
     else:
         claim = checks.judge_prompt_of_seat(state, _seat(state, judged.seat))
     verdict = "correct" if judged.meets else "incorrect"
-    return state.with_prompt_claim(replace(claim, host_verdict=verdict))
+    return state.with_prompt_claim(updated(claim, host_verdict=verdict))
 
 
 def _same(recorded: str, named: str) -> None:
@@ -198,10 +198,10 @@ def _declare_result(state: NoNotThatState, fact: Fact) -> NoNotThatState:
     if declared.winner is not None:
         checks.known_seat(state, declared.winner)
     result = declared_result(fact.seq, declared.winner, scoring.scores(state))
-    state = replace(state, result=result)
+    state = updated(state, result=result)
     if scoring.in_round(state):  # the result ends the round at its instant: no clock runs on
         state = scoring.end_round(state, fact.at, "result")
-    return replace(state, phase=Phase.FINISHED)
+    return updated(state, phase=Phase.FINISHED)
 
 
 RULINGS: dict[str, Handler] = {

@@ -9,7 +9,6 @@ rule is checked, held-back objects enter play, and the next step opens at that i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,6 +24,7 @@ from adjudicator.games.no_not_that.state import (
     RoundState,
     SeatState,
 )
+from adjudicator.kernel.values import updated
 
 LAST_STEP_OBJECTS = 17
 
@@ -32,12 +32,12 @@ LAST_STEP_OBJECTS = 17
 def start_round(state: NoNotThatState, number: int, at: datetime) -> NoNotThatState:
     seats = {seat: _new_round(player) for seat, player in state.seats.items()}
     fresh = RoundState(number=number, step=0, opened_at=at)
-    return open_step(replace(state, seats=seats, round=fresh), at)
+    return open_step(updated(state, seats=seats, round=fresh), at)
 
 
 def _new_round(player: SeatState) -> SeatState:
     """A seat at the start of a round: nothing gained, claimed or named as Head Start yet."""
-    return replace(
+    return updated(
         player,
         claim_points=0,
         gained=0,
@@ -51,17 +51,17 @@ def open_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
     rnd = state.current_round
     seconds = state.config.countdown_seconds + state.config.step_seconds(rnd.number)
     deadline = at + timedelta(seconds=seconds)
-    return replace(
+    return updated(
         state,
         phase=Phase.STEP,
-        seats={seat: replace(p, action=None, deadline=deadline) for seat, p in state.seats.items()},
-        round=replace(rnd, step=rnd.step + 1, opened_at=at, invalid_claims=(), prompt_claims=()),
+        seats={seat: updated(p, action=None, deadline=deadline) for seat, p in state.seats.items()},
+        round=updated(rnd, step=rnd.step + 1, opened_at=at, invalid_claims=(), prompt_claims=()),
     )
 
 
 def act(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
     """Record a sealed action; when both seats have acted the step resolves."""
-    state = state.with_seat(seat, replace(state.seats[seat], action=action, deadline=None))
+    state = state.with_seat(seat, updated(state.seats[seat], action=action, deadline=None))
     if all(p.action is not None for p in state.seats.values()):
         return resolve_step(state, action.at)
     return state
@@ -71,7 +71,7 @@ def resolve_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
     rnd = state.current_round
     actions = {seat: p.action for seat, p in state.seats.items() if p.action is not None}
     revealed = {"step": rnd.step, "actions": public_actions(actions)}
-    state = state.with_round(replace(rnd, history=(*rnd.history, revealed)))
+    state = state.with_round(updated(rnd, history=(*rnd.history, revealed)))
     for seat, action in actions.items():
         state = _place(state, seat, action)
     for seat, action in actions.items():
@@ -94,29 +94,29 @@ def _place(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
     """A Head Start object kept for its seat; a submitted object added to the round's (one
     object when both seats submitted the same value)."""
     if action.kind is Kind.HEAD_START:
-        named = replace(state.seats[seat], head_start=action.value, head_start_seq=action.seq)
+        named = updated(state.seats[seat], head_start=action.value, head_start_seq=action.seq)
         return state.with_seat(seat, named)
     if action.kind is not Kind.SUBMIT or action.value is None:
         return state
     rnd = state.current_round
     same = next((o for o in rnd.objects if o.step == rnd.step and o.value == action.value), None)
     if same is not None:
-        both = replace(same, seats=(*same.seats, seat), seqs=(*same.seqs, action.seq))
+        both = updated(same, seats=(*same.seats, seat), seqs=(*same.seqs, action.seq))
         return state.with_round(rnd.with_object(both))
     new = Obj(len(rnd.objects) + 1, action.value, rnd.step, (seat,), seqs=(action.seq,))
-    return state.with_round(replace(rnd, objects=(*rnd.objects, new)))
+    return state.with_round(updated(rnd, objects=(*rnd.objects, new)))
 
 
 def _claim(state: NoNotThatState, seat: str, action: Action) -> NoNotThatState:
     rnd = state.current_round
     if action.kind is Kind.CLAIM_PROMPT:
         prompt = PromptClaim(seat, action.seq)
-        return state.with_round(replace(rnd, prompt_claims=(*rnd.prompt_claims, prompt)))
+        return state.with_round(updated(rnd, prompt_claims=(*rnd.prompt_claims, prompt)))
     if action.kind is Kind.CLAIM_INVALID:
         target = accusable(rnd, state.fixed.other(seat))
         assert target is not None
         claim = InvalidClaim(seat, target.id, action.seq, action.amendment)
-        return state.with_round(replace(rnd, invalid_claims=(*rnd.invalid_claims, claim)))
+        return state.with_round(updated(rnd, invalid_claims=(*rnd.invalid_claims, claim)))
     return state
 
 
@@ -133,9 +133,9 @@ def proceed(state: NoNotThatState, at: datetime) -> NoNotThatState:
             state = _settle_invalid(state, claim, verdict)
     rnd = state.current_round
     if any(c.verdict is None for c in rnd.invalid_claims):
-        return replace(state, phase=Phase.JUDGING)
+        return updated(state, phase=Phase.JUDGING)
     windows = tuple(_window(state, claim, at) for claim in rnd.prompt_claims)
-    state = replace(state, phase=Phase.CLAIMS, round=replace(rnd, prompt_claims=windows))
+    state = updated(state, phase=Phase.CLAIMS, round=updated(rnd, prompt_claims=windows))
     moved = True
     while moved:
         state, moved = _progress_once(state, at)
@@ -148,20 +148,20 @@ def _window(state: NoNotThatState, claim: PromptClaim, at: datetime) -> PromptCl
     """The claim with its solution window, which opens when the step resolves."""
     if claim.window_end is not None:
         return claim
-    return replace(claim, window_end=at + timedelta(seconds=state.config.solution_seconds))
+    return updated(claim, window_end=at + timedelta(seconds=state.config.solution_seconds))
 
 
 def _settle_invalid(state: NoNotThatState, claim: InvalidClaim, verdict: str) -> NoNotThatState:
-    rnd = state.current_round.with_invalid_claim(replace(claim, verdict=verdict))
+    rnd = state.current_round.with_invalid_claim(updated(claim, verdict=verdict))
     accused = state.fixed.other(claim.seat)
     target = judge.obj(rnd, claim.target)
     points = {claim.seat: 0, accused: 0}
     player = state.seats[claim.seat]
     if verdict == "correct":
-        rnd = rnd.with_object(replace(target, removed=True))
+        rnd = rnd.with_object(updated(target, removed=True))
         points[claim.seat] = 1
     elif player.ring_invalid:
-        state = state.with_seat(claim.seat, replace(player, ring_invalid=False))
+        state = state.with_seat(claim.seat, updated(player, ring_invalid=False))
     else:
         points[accused] = 1
     state = _award(state.with_round(rnd), points)
@@ -188,7 +188,7 @@ def _progress_once(state: NoNotThatState, at: datetime) -> tuple[NoNotThatState,
         if claim.tokens is not None and claim.revealed_at is None:
             if waiting:
                 continue
-            claim = replace(claim, revealed_at=at)
+            claim = updated(claim, revealed_at=at)
             state = state.with_prompt_claim(claim)
         if claim.revealed_at is not None and claim.verdict is None:
             judged = _judge_solution(state, claim, at)
@@ -211,17 +211,17 @@ def _judge_solution(
         return None
     mapped = judge.map_solution(state, claim)
     if mapped is not None:
-        claim = replace(claim, uses=mapped.uses, uses_head_start=mapped.uses_head_start)
+        claim = updated(claim, uses=mapped.uses, uses_head_start=mapped.uses_head_start)
     opponent = state.fixed.other(claim.seat)
     points = {claim.seat: 0, opponent: 0}
     if verdict == "correct":
-        claim = replace(claim, verdict=verdict, challenge_end=challenge_end(state, claim, at))
+        claim = updated(claim, verdict=verdict, challenge_end=challenge_end(state, claim, at))
         return _record_solution(state.with_prompt_claim(claim), claim, points)
-    claim = replace(claim, verdict=verdict, settled=True)
+    claim = updated(claim, verdict=verdict, settled=True)
     state = state.with_prompt_claim(claim)
     player = state.seats[claim.seat]
     if player.ring_prompt:
-        state = state.with_seat(claim.seat, replace(player, ring_prompt=False))
+        state = state.with_seat(claim.seat, updated(player, ring_prompt=False))
     else:
         points[opponent] = 1
     return _record_solution(_award(state, points), claim, points)
@@ -249,7 +249,7 @@ def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> NoNotThatStat
         return None
     challenge_seq = claim.challenge_seq
     assert challenge_seq is not None
-    claim = replace(claim, challenge=verdict, settled=True)
+    claim = updated(claim, challenge=verdict, settled=True)
     state = state.with_prompt_claim(claim)
     invalid, head_invalid, _ = judge.solution_invalid(state, claim)
     state = _spend_head_start(state, claim)
@@ -273,7 +273,7 @@ def _judge_challenge(state: NoNotThatState, claim: PromptClaim) -> NoNotThatStat
 def _removed(rnd: RoundState, obj_ids: Sequence[int]) -> RoundState:
     """The round with the objects ``obj_ids`` removed from play."""
     for obj_id in obj_ids:
-        rnd = rnd.with_object(replace(judge.obj(rnd, obj_id), removed=True))
+        rnd = rnd.with_object(updated(judge.obj(rnd, obj_id), removed=True))
     return rnd
 
 
@@ -281,14 +281,14 @@ def _spend_head_start(state: NoNotThatState, claim: PromptClaim) -> NoNotThatSta
     """A settled solution that used its seat's Head Start object spends it."""
     if not claim.uses_head_start:
         return state
-    return state.with_seat(claim.seat, replace(state.seats[claim.seat], head_start_spent=True))
+    return state.with_seat(claim.seat, updated(state.seats[claim.seat], head_start_spent=True))
 
 
 def close_challenge(
     state: NoNotThatState, claim: PromptClaim, how: str, at: datetime
 ) -> NoNotThatState:
     """The opponent accepted, or the challenge window closed: the claim's 3 points stand."""
-    claim = replace(claim, challenge=how, settled=True)
+    claim = updated(claim, challenge=how, settled=True)
     state = _spend_head_start(state.with_prompt_claim(claim), claim)
     points = {claim.seat: 3, state.fixed.other(claim.seat): 0}
     state = _record_solution(_award(state, points), claim, points)
@@ -297,7 +297,7 @@ def close_challenge(
 
 def lapse_solution(state: NoNotThatState, claim: PromptClaim, at: datetime) -> NoNotThatState:
     """No solution in time: the claim is cancelled, no points."""
-    state = state.with_prompt_claim(replace(claim, verdict="cancelled", settled=True))
+    state = state.with_prompt_claim(updated(claim, verdict="cancelled", settled=True))
     state = state.with_outcome(claim.seq, {"claim": "prompt", "status": "cancelled"})
     return proceed(state, at)
 
@@ -320,16 +320,16 @@ def finish_step(state: NoNotThatState, at: datetime) -> NoNotThatState:
     if scoring.round_won_by_claims(state):
         return scoring.end_round(state, at, "claim_points")
     rnd = state.current_round
-    rnd = replace(rnd, objects=tuple(_held_back_in_play(o) for o in rnd.objects))
+    rnd = updated(rnd, objects=tuple(_held_back_in_play(o) for o in rnd.objects))
     if rnd.last_step:
         return scoring.end_round(state.with_round(rnd), at, "last_step")
-    rnd = replace(rnd, last_step=distinct_in_play(rnd) >= LAST_STEP_OBJECTS)
+    rnd = updated(rnd, last_step=distinct_in_play(rnd) >= LAST_STEP_OBJECTS)
     return open_step(state.with_round(rnd), at)
 
 
 def _held_back_in_play(obj: Obj) -> Obj:
     """An object held back during its step enters play when the step ends, unless removed."""
-    return obj if obj.in_play or obj.removed else replace(obj, in_play=True)
+    return obj if obj.in_play or obj.removed else updated(obj, in_play=True)
 
 
 def distinct_in_play(rnd: RoundState) -> int:

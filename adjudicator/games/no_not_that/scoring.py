@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import match_result
+from adjudicator.kernel.values import updated
 
 ROUND_END_POINTS = 3
 IN_ROUND = frozenset({Phase.STEP, Phase.JUDGING, Phase.CLAIMS})
@@ -24,9 +24,9 @@ def gain(
     """Change a seat's score; inside a round it also counts for the round (and its claims)."""
     player = state.seats[seat]
     if not in_round(state):
-        return state.with_seat(seat, replace(player, score=player.score + points))
+        return state.with_seat(seat, updated(player, score=player.score + points))
     claimed = points if from_claim else 0
-    counted = replace(
+    counted = updated(
         player,
         score=player.score + points,
         gained=player.gained + points,
@@ -41,20 +41,20 @@ def round_won_by_claims(state: NoNotThatState) -> bool:
 
 def end_round(state: NoNotThatState, at: datetime, reason: str) -> NoNotThatState:
     """Close the round in progress; after the last round the match is finished."""
-    state = replace(
+    state = updated(
         state,
-        seats={seat: replace(p, action=None, deadline=None) for seat, p in state.seats.items()},
+        seats={seat: updated(p, action=None, deadline=None) for seat, p in state.seats.items()},
         rounds_played=state.current_round.number,
         round_results=(*state.round_results, _round_summary(state, at, reason)),
     )
     if state.rounds_played >= len(state.config.rounds):
         return finish(state)
-    return replace(state, phase=Phase.BETWEEN_ROUNDS)
+    return updated(state, phase=Phase.BETWEEN_ROUNDS)
 
 
 def finish(state: NoNotThatState) -> NoNotThatState:
     result = derive_result(state) if state.result is None else state.result
-    return replace(state, phase=Phase.FINISHED, result=result)
+    return updated(state, phase=Phase.FINISHED, result=result)
 
 
 def scores(state: NoNotThatState) -> dict[str, int]:

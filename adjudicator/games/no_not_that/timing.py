@@ -10,11 +10,11 @@ before ``now``, in time order, each at its own instant.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 from adjudicator.games.no_not_that import flow, scoring
 from adjudicator.games.no_not_that.state import NoNotThatState, Phase
+from adjudicator.kernel.values import updated
 
 
 def next_deadline(state: NoNotThatState) -> datetime | None:
@@ -60,7 +60,7 @@ def _time_out(state: NoNotThatState, seat: str, now: datetime) -> NoNotThatState
     extension = timedelta(seconds=state.config.extension_seconds)
     passes = (now - player.deadline) // extension + 1
     nets = min(player.nets, passes)
-    timed_out = replace(
+    timed_out = updated(
         player,
         nets=player.nets - nets,
         nets_lost=player.nets_lost + nets,
