@@ -11,12 +11,29 @@ from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Kind, NoNotThatState, Phase, PromptClaim
 from adjudicator.kernel.errors import Code, InvalidCommand, RuleViolation
 
+KINDS = frozenset(Kind)
+ITEMS = frozenset(Item)
+
 
 def sane_object(raw: str) -> str:
     value = normalise(raw)
     if value is None:
         raise InvalidCommand("bad_object", "an object is 1 to 32 printable characters")
     return value
+
+
+def recorded_kind(action: str) -> Kind:
+    """The step action a recorded ``nnt.acted`` names (a record made elsewhere may name none)."""
+    if action not in KINDS:
+        raise InvalidCommand("invalid_event", f"action {action!r} is none of {', '.join(Kind)}")
+    return Kind(action)
+
+
+def recorded_item(item: str) -> Item:
+    """The item a recorded ``nnt.item_used`` names (a record made elsewhere may name none)."""
+    if item not in ITEMS:
+        raise InvalidCommand("invalid_event", f"item {item!r} is none of {', '.join(Item)}")
+    return Item(item)
 
 
 def known_seat(state: NoNotThatState, seat: str) -> None:

@@ -28,7 +28,7 @@ from adjudicator.games.no_not_that.events import (
 from adjudicator.games.no_not_that.judging import normalise
 from adjudicator.games.no_not_that.state import Action, Kind, NoNotThatState, Phase
 from adjudicator.kernel.decider import Fact, declared_result
-from adjudicator.kernel.errors import DomainError, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
 from adjudicator.kernel.fold import OFF_TIMELINE
 from adjudicator.kernel.payloads import Unreadable
 from adjudicator.kernel.values import updated
@@ -57,13 +57,20 @@ def _guarded(
     state: NoNotThatState, fact: Fact, apply: Callable[[NoNotThatState], NoNotThatState]
 ) -> NoNotThatState:
     """The state ``apply`` builds from ``state``; ``state`` with ``fact`` void if the rules
-    refuse it or its values are out of their range (an item or action no one has)."""
+    refuse it, its values out of their range included (checked, each a DomainError)."""
     try:
         return apply(state)
     except DomainError as error:
-        return _void(state, fact, f"{error.code}: {error.message}")
-    except (KeyError, TypeError, ValueError) as error:
-        return _void(state, fact, f"malformed payload: {error!r}")
+        return _void(state, fact, _why(error))
+
+
+def _why(error: DomainError) -> str:
+    """A void's reason: a recorded value no event could hold (an action, item or number out of
+    range, an amendment's verdict that is a list: ``invalid_event``) is a malformed payload;
+    anything else the rules refuse, by its code."""
+    if error.code == "invalid_event":
+        return f"malformed payload: {error.message}"
+    return f"{error.code}: {error.message}"
 
 
 def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> NoNotThatState:
@@ -86,7 +93,7 @@ def _apply(state: NoNotThatState, fact: Fact, event: NntEvent) -> NoNotThatState
             claim = checks.challengeable(state, _seat(state, event.seat))
             return flow.close_challenge(state, claim, "accepted", fact.at)
         case ItemUsed():
-            return _item_used(state, _seat(state, event.seat), Item(event.item))
+            return _item_used(state, _seat(state, event.seat), checks.recorded_item(event.item))
         case Exchanged():
             return _exchanged(state, _seat(state, event.seat), event.times)
         case CategoryJudged():
@@ -107,7 +114,7 @@ def _seat(state: NoNotThatState, seat: str) -> str:
 
 
 def _acted(state: NoNotThatState, fact: Fact, acted: Acted) -> NoNotThatState:
-    seat, kind = _seat(state, acted.seat), Kind(acted.action)
+    seat, kind = _seat(state, acted.seat), checks.recorded_kind(acted.action)
     raw = None if acted.object is msgspec.UNSET else acted.object
     value = checks.step_action(state, seat, kind, raw)
     rnd = state.current_round
@@ -144,7 +151,7 @@ def _item_used(state: NoNotThatState, seat: str, item: Item) -> NoNotThatState:
 def _exchanged(state: NoNotThatState, seat: str, times: int) -> NoNotThatState:
     checks.exchange(state)
     if times < 1:
-        raise ValueError("times must be positive")
+        raise InvalidCommand("invalid_event", f"times {times} is not a positive number")
     player = state.seats[seat]
     traded = updated(player, score=player.score - times, nets=player.nets + 2 * times)
     return state.with_seat(seat, traded)

@@ -7,7 +7,7 @@ None means "waiting for the host". A host's ``ruling.amend`` (``{"verdict": "cor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from adjudicator.games.no_not_that.state import (
     PromptClaim,
     RoundState,
 )
+from adjudicator.kernel.errors import InvalidCommand
 
 VERDICTS = frozenset({"correct", "incorrect"})
 
@@ -33,7 +34,12 @@ class Mapped:
 
 
 def amended(amendment: Mapping[str, Any] | None) -> str | None:
+    """The verdict a host's amendment gives, if it gives one (any other value is no verdict).
+    A list or an object there is refused (``invalid_event``), so the event being folded when it
+    is read is void."""
     verdict = amendment.get("verdict") if amendment else None
+    if not isinstance(verdict, Hashable):
+        raise InvalidCommand("invalid_event", f"an amendment's verdict is {verdict!r}")
     return verdict if verdict in VERDICTS else None
 
 
