@@ -7,7 +7,7 @@ None means "waiting for the host". A host's ``ruling.amend`` (``{"verdict": "cor
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,6 @@ from adjudicator.games.no_not_that.state import (
     PromptClaim,
     RoundState,
 )
-from adjudicator.kernel.errors import InvalidCommand
 
 VERDICTS = frozenset({"correct", "incorrect"})
 
@@ -34,13 +33,12 @@ class Mapped:
 
 
 def amended(amendment: Mapping[str, Any] | None) -> str | None:
-    """The verdict a host's amendment gives, if it gives one (any other value is no verdict).
-    A list or an object there is refused (``invalid_event``), so the event being folded when it
-    is read is void."""
+    """The verdict a host's amendment gives, if it gives one: any other value (an unknown
+    word, a number, a list, an object) is no verdict, so the amendment has no effect (as a
+    recorded ruling whose fields do not read has none). Never raises: an amendment is read
+    when a deadline passes too (``advance``), where nothing could void it."""
     verdict = amendment.get("verdict") if amendment else None
-    if not isinstance(verdict, Hashable):
-        raise InvalidCommand("invalid_event", f"an amendment's verdict is {verdict!r}")
-    return verdict if verdict in VERDICTS else None
+    return verdict if isinstance(verdict, str) and verdict in VERDICTS else None
 
 
 def obj(rnd: RoundState, obj_id: int) -> Obj:

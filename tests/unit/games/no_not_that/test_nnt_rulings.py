@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from adjudicator.games.no_not_that import Phase
 from adjudicator.kernel.payloads import plain
 from tests.support.nnt_harness import Match, consonant_round, make_config, started
@@ -217,3 +219,23 @@ def test_end_round_ruling_outside_a_round_is_void() -> None:
     seq = m.rule(5, {"type": "end_round", "at": "2030-01-01T12:00:05Z", "reason": "oops"})
     reason = "no_round_in_progress: no round is in progress"
     assert m.outcome(5, seq) == {"void": True, "reason": reason}
+
+
+def test_an_amendment_whose_verdict_is_not_a_verdict_has_no_effect_and_raises_nothing() -> None:
+    """An amend's outcome is read by the game: a verdict that is a list, an object or a number
+    is no verdict (as an unknown word is), at every later time the fold is asked about, also
+    when the amended solution is judged by a deadline passing (``advance``), not by an
+    event."""
+    for odd, beta_solves in itertools.product((["correct"], {"verdict": "x"}, 1), (True, False)):
+        m = started()
+        m.step(2, Alpha=("submit", "Q"), Beta=("submit", "W"))
+        m.step(4, Alpha=("claim_prompt",), Beta=("claim_prompt",))
+        m.do(5, "Alpha", "solve", tokens=["Q", "U", "I", "W"])
+        if beta_solves:
+            m.do(6, "Beta", "solve", tokens=["Q", "U", "I", "W"])
+        plain_scores = [m.score(t) for t in (6, 30, 60, 120, 600)]
+        solved = m.seq_of("nnt.solved")
+        m.rule(
+            7, {"type": "amend", "target_seq": solved, "outcome": {"verdict": odd}, "reason": "x"}
+        )
+        assert [m.score(t) for t in (6, 30, 60, 120, 600)] == plain_scores
