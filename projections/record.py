@@ -79,7 +79,8 @@ def _is_seat(value: object) -> bool:
 
 
 def setup_row(recorded: RecordedSetup) -> dict[str, Any]:
-    """The store's ``matches.setup`` value for a recorded setup (as ``create_match`` writes it)."""
+    """The store's ``matches.setup`` value for a recorded setup (as ``MatchService.new_match``
+    drafts it)."""
     setup = recorded.setup
     return {
         "seats": list(setup.seats),

@@ -181,17 +181,8 @@ class MatchService:
 
     # matches
 
-    def create_match(
-        self,
-        game_name: str,
-        seats: tuple[str, str],
-        advantage: str | None,
-        config: Mapping[str, Any],
-        seed: int | None = None,
-        tournament: Mapping[str, Any] | None = None,
-    ) -> Created:
-        """A new match, stored (see :meth:`new_match`)."""
-        drafted = self.new_match(game_name, seats, advantage, config, seed, tournament)
+    def create(self, drafted: Drafted) -> Created:
+        """Store a match drafted by :meth:`new_match` (``POST /matches``)."""
         match = self.store.create(drafted.new)
         self.remember(drafted.new)
         return Created(match, drafted.tokens)

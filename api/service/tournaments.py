@@ -1,8 +1,9 @@
 """The tournament service: create a tournament, pair its rounds (each match an ordinary match,
-created by ``MatchService.create_match``), forfeits, withdrawals and re-pairings, and its
-standings at any game time as known at any record time. Each match's result is read through
-the match's own fold at the same (``at``, ``known_at``): ``MatchService.snapshot_of``, the
-path ``GET /matches/{id}/state`` answers from, then the game's ``result``.
+drafted by ``MatchService.new_match`` and stored with the round's event), forfeits,
+withdrawals and re-pairings, and its standings at any game time as known at any record time.
+Each match's result is read through the match's own fold at the same (``at``, ``known_at``):
+``projections.tournament_results`` (the fold ``GET /matches/{id}/state`` answers from, kept
+between asks), then the game's ``result``.
 
 A tournament is its own stream (``events.tournaments``): ``tournament.created``,
 ``tournament.round_paired``, ``tournament.repaired``, ``tournament.forfeit`` and

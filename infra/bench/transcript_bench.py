@@ -77,7 +77,8 @@ def main() -> int:
         upgrade(url)
         store = EventStore.from_url(url)
         service = MatchService(store, registry.games(frozenset()), lambda: datetime.now(UTC))
-        match = service.create_match("zoom", ("alpha", "beta"), None, {"rounds": 10}, seed=3)
+        drafted = service.new_match("zoom", ("alpha", "beta"), None, {"rounds": 10}, seed=3)
+        match = service.create(drafted)
         grant = TokenGrant(match.match.match_id, "host", None)
         cast = Cast({"alice": "alpha", "bob": "beta"}, ["qm"])
 

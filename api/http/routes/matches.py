@@ -49,9 +49,10 @@ MAX_PAGE = 5000
     "/matches", status_code=201, dependencies=[Operator], responses=errors(401, 403, 409, 422)
 )
 def create_match(service: Service, request: schemas.CreateMatch) -> schemas.MatchCreated:
-    created = service.create_match(
+    drafted = service.new_match(
         request.game, request.seats, request.advantage, request.config, request.seed
     )
+    created = service.create(drafted)
     match = created.match
     return schemas.MatchCreated(
         match_id=match.match_id,

@@ -240,7 +240,8 @@ def zoom_store(tmp_path: Path) -> tuple[str, str]:
     store = EventStore.from_url(url)
     try:
         service = MatchService(store, registry.games(frozenset()), lambda: datetime.now(UTC))
-        made = service.create_match("zoom", ("alpha", "beta"), "beta", ZOOM_CONFIG, seed=5)
+        drafted = service.new_match("zoom", ("alpha", "beta"), "beta", ZOOM_CONFIG, seed=5)
+        made = service.create(drafted)
         return url, made.match.match_id
     finally:
         store.dispose()
