@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, field, replace
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.games.zoom.state import BuzzOutcome, PairOutcome, Verdict
 from adjudicator.games.zoom.view import buzz_view
@@ -96,3 +98,59 @@ def test_a_buzz_is_rendered_once_and_the_memo_takes_no_part_in_equality() -> Non
     assert buzz_view(buzz) is first
     assert first["pairs"] == [{"target": "A", "at": "a1", "outcome": "incorrect"}]
     assert buzz == BuzzOutcome(7, "alpha", at, 1, (PairOutcome("A", "a1", Verdict.INCORRECT),))
+
+
+def _value_classes() -> list[type]:
+    """Every frozen, slotted dataclass the folds copy with ``updated`` or build with
+    ``fast_init``: the state values of Zoom and No, Not That! and the kernel's."""
+    from adjudicator.games.no_not_that import state as nnt_state
+    from adjudicator.games.zoom import state as zoom_state
+    from adjudicator.kernel import decider
+
+    found = []
+    for module in (zoom_state, nnt_state, decider):
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == module.__name__:
+                params = getattr(value, "__dataclass_params__", None)
+                if params is not None and params.frozen and "__slots__" in vars(value):
+                    found.append(value)
+    return found
+
+
+VALUE_CLASSES = _value_classes()
+anything = st.one_of(st.none(), st.integers(), st.text(max_size=3), st.tuples(st.integers()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_updated_is_replace_and_fast_init_is_the_dataclass_init_for_every_fold_value(
+    data: st.DataObject,
+) -> None:
+    """For any of the folds' value classes, any field values and any changes: ``updated``
+    makes what ``dataclasses.replace`` makes (every field, compared or not) and leaves the
+    original alone; a class's ``__init__`` (``fast_init``'s where it has one) sets each field
+    to the value given, or its default, or a fresh default from its factory."""
+    cls = data.draw(st.sampled_from(VALUE_CLASSES))
+    every = fields(cls)
+    given = {f.name: data.draw(anything) for f in every}
+    omitted = {
+        f.name
+        for f in every
+        if (f.default is not MISSING or f.default_factory is not MISSING)
+        and data.draw(st.booleans())
+    }
+    value = cls(**{k: v for k, v in given.items() if k not in omitted})
+    for f in every:
+        want = given[f.name]
+        if f.name in omitted:
+            want = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[operator]
+        assert getattr(value, f.name) == want
+    names = data.draw(st.lists(st.sampled_from([f.name for f in every]), unique=True))
+    changes = {name: data.draw(anything) for name in names}
+    before = {f.name: getattr(value, f.name) for f in every}
+    copy, reference = updated(value, **changes), replace(value, **changes)
+    assert type(copy) is cls
+    assert {f.name: getattr(copy, f.name) for f in every} == {
+        f.name: getattr(reference, f.name) for f in every
+    }
+    assert {f.name: getattr(value, f.name) for f in every} == before
