@@ -27,6 +27,7 @@ from api.service.tournaments import TournamentService
 from events import StoredEvent
 from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
+from projections.collector import collector_paused
 from projections.tournament_results import MatchResults, RecordStreams, Result
 from projections.verify import Check, VerifyReport, chain_check
 from projections.views import Known
@@ -48,7 +49,10 @@ def pairing_indices(events: Sequence[StoredEvent]) -> list[int]:
 
 
 def pairing_check_at(events: Sequence[StoredEvent], index: int, read: Reader) -> Check:
-    return _pairing_check(events[:index], events[index], read)
+    """One recorded pairing's check. The collector is paused: a bundle's parsed records are a
+    large heap that its full collections would walk (and, in a forked worker, copy)."""
+    with collector_paused:
+        return _pairing_check(events[:index], events[index], read)
 
 
 def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Reader) -> Check:
@@ -148,17 +152,21 @@ def verify_bundle(
     """Verify a bundle offline: the log's chain, every match record (``verify_records``:
     default one after the other here), every pairing recomputed from the records."""
     try:
-        bundle = json.loads(text)
-        if not isinstance(bundle, dict) or bundle.get("format") != FORMAT:
-            raise ValueError(f"format is not {FORMAT}")
-        log = loads(bundle["log"])
-        texts: dict[str, str] = dict(bundle["matches"])
-        records = {m: loads(t) for m, t in texts.items()}
+        with collector_paused:
+            bundle = json.loads(text)
+            if not isinstance(bundle, dict) or bundle.get("format") != FORMAT:
+                raise ValueError(f"format is not {FORMAT}")
+            log = loads(bundle["log"])
+            texts: dict[str, str] = dict(bundle["matches"])
+            records = {m: loads(t) for m, t in texts.items()}
     except (ValueError, KeyError, TypeError, AttributeError, RecordFormatError) as error:
         return report_json("", [Check("format", False, f"not a tournament bundle: {error}")])
-    verify = verify_records or (lambda many: [audit.verify_text(t, games) for t in many])
     checks = [chain_check(log.events)]
-    reports = verify(list(texts.values()))
+    if verify_records is None:  # here, on the records parsed above (not parsed again)
+        with collector_paused:
+            reports = [audit.verify_parsed(record, games) for record in records.values()]
+    else:
+        reports = verify_records(list(texts.values()))
     checks += [match_check(m, r) for m, r in zip(texts, reports, strict=True)]
     try:
         listed = set(tfold.fold_tournament(log.events).match_ids())
