@@ -42,12 +42,18 @@ def configure(json: bool | None = None, level: str = "info") -> None:
     )
 
 
+_IDS = random.Random()
+"""The request ids' own generator (seeded from the system's entropy), not the ``random``
+module's shared one: a request never moves the state of anyone else's ``random`` (a test's
+Hypothesis, drawing examples while the app serves in another thread, refuses a moved one)."""
+
+
 def _new_id() -> str:
     """A fresh request id: 128 random bits as 32 hex digits, like ``uuid4().hex``, but from
     ``random`` (an id names a request in the logs, it guards nothing): ``uuid4`` reads
     ``os.urandom``, which lets go of the GIL, and the event loop then waits to get it back
     from the threads running endpoints."""
-    return f"{random.getrandbits(128):032x}"
+    return f"{_IDS.getrandbits(128):032x}"
 
 
 class RequestLog:

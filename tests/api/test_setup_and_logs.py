@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,17 @@ def test_the_request_id_comes_back_and_log_lines_carry_it(
     lines = [json.loads(x) for x in capsys.readouterr().err.splitlines() if x.startswith("{")]
     mine = [x for x in lines if x.get("request_id") == "req-42"]
     assert mine and all(x["match_id"] == api.match_id for x in mine)
+
+
+def test_serving_a_request_leaves_the_random_module_s_state_alone(api: Api) -> None:
+    """A request's id comes from its own generator: the ``random`` module's shared state is
+    not moved by serving (a test's Hypothesis, drawing while the app serves in another thread,
+    refuses a state that moved under it), and every request gets a fresh id."""
+    supplied_match(api)
+    state = random.getstate()
+    ids = {api.client.get(f"/matches/{api.match_id}").headers["x-request-id"] for _ in range(5)}
+    assert random.getstate() == state
+    assert len(ids) == 5 and all(len(i) == 32 for i in ids)
 
 
 def test_db_upgrade_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
