@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar
 
 from adjudicator import rulings
 from adjudicator.kernel.decider import BOOKKEEPING, Fact, Game, Setup
@@ -60,7 +60,6 @@ def timeline(facts: Sequence[Fact], effects: rulings.RulingEffects) -> list[Fact
     return [item[4] for item in items]
 
 
-@runtime_checkable
 class RunFolding(Protocol[S]):
     """A game that may apply several facts in one step, faster than one by one."""
 
