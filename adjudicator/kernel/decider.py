@@ -104,7 +104,7 @@ class Fact:
     type: str
     actor: str
     at: datetime
-    payload: Any  # a game's struct, or a recorded mapping (rulings; the games not yet typed)
+    payload: Any  # its type's struct (``registry.decode``), ``Unreadable``, or a record's mapping
     amendment: Mapping[str, Any] | None = None
     source: Mapping[str, Any] | None = None
 
@@ -115,7 +115,7 @@ class Draft:
     a game's struct or a dict, recorded as ``adjudicator.kernel.payloads.plain`` makes it."""
 
     type: str
-    payload: object  # a game's struct, or a dict (rulings; the games not yet typed)
+    payload: object  # a game's struct, or a dict (a ruling's fields, ``rulings.decide_ruling``)
     private_to: tuple[str, ...] | None = None
 
 
