@@ -6,18 +6,21 @@ nobody gets a second bye (nor a bye after a forfeit win). Among the pairings tha
 strict priority (each tier outweighs every possible sum of the tiers below it):
 
 1. the bye to the lowest-ranked player who may have one;
-2. the least score difference between opponents (sum of squared differences in half points:
-   few floaters, floating as little as possible);
-3. the fewest pairs of players with the same absolute seat preference, then the same strong
-   preference, then the same mild one (FIDE's colour criteria);
-4. within a score group, the top half against the bottom half (1 v g/2+1, 2 v g/2+2, ...);
-   a downfloater is its group's lowest-ranked player and meets the next group's highest.
+2. no pair of players with the same absolute seat preference;
+3. the fewest floaters, bracket by bracket from the top (``_crossing_costs``);
+4. the least score difference between opponents (sum of squared differences in half points);
+5. the fewest pairs whose seat preferences clash, then the fewest clashing strong ones;
+6. no repeated float: last round's downfloater, then its upfloater, then two rounds back;
+7. within a score group, the top half against the bottom half (1 v g/2+1, 2 v g/2+2, ...),
+   transpositions of S2 in FIDE's order before any exchange; a downfloater is its group's
+   lowest-ranked player and meets the next group's highest.
 
-Ranking for pairing is points, then seed (FIDE A.2). Simplified against FIDE: no float history
-(a player may float twice running), transpositions and exchanges are not enumerated one by one
-(the weights order the same criteria), and there is no look-ahead: a late round of a small
-field may have no rematch-free pairing (``no_valid_pairing``); up to ceil(n/2) rounds always
-pair (Dirac's theorem on the graph of the meetings still allowed).
+Ranking for pairing is points, then seed (FIDE A.2). Simplified against FIDE (``docs/
+tournaments.md`` says why): the score differences of repeated floaters (C.18 to C.21) are not
+weighed, exchanges are ordered by the weights rather than enumerated one by one, topscorers get
+no exception in the last round, and there is no look-ahead: a late round of a small field may
+have no rematch-free pairing (``no_valid_pairing``); up to ceil(n/2) rounds always pair
+(Dirac's theorem on the graph of the meetings still allowed).
 """
 
 from __future__ import annotations
