@@ -3,7 +3,7 @@ tournament run against the service's HTTP API (``--url`` or ``ADJUDICATOR_URL``,
 http://127.0.0.1:8000), with the operator's token to create and the organizer's for the rest
 (``--token`` or ``ADJUDICATOR_TOKEN``). Answers are printed as JSON (standings as a table
 unless ``--json``). A bundle written by ``export`` is verified offline by ``adjudicator verify
-BUNDLE`` (:func:`verify_bundles`: its match records side by side on every core).
+BUNDLE`` (:func:`verify_bundles`: its records and pairings side by side on every core).
 
 Exit status: 0 done, 1 the service refused (its ``code`` and message are printed) or a report
 does not verify, 2 the service cannot be reached or a file cannot be read."""
@@ -14,7 +14,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -237,45 +237,38 @@ def is_bundle_file(file: str) -> bool:
     return start.lstrip().startswith("{") and FORMAT in start
 
 
-def _verify_text(text: str) -> Any:
-    from api.cli.audit import all_games
-    from api.service import audit
-
-    return audit.verify_text(text, all_games())
+_TASKS: Sequence[Callable[[], Any]] | None = None
+"""The tasks the forked workers run, by index (inherited when they fork, with what the tasks
+hold: the parsed bundle)."""
 
 
-_SHARED: tuple[Sequence[Any], Any] | None = None
-"""The log and result reader the pairing workers check (inherited when they fork)."""
+def _task_in_worker(index: int) -> Any:
+    assert _TASKS is not None
+    return _TASKS[index]()
 
 
-def _pairing_in_worker(index: int) -> Any:
-    from api.service.tournament_audit import pairing_check_at
-
-    assert _SHARED is not None
-    events, read = _SHARED
-    return pairing_check_at(events, index, read)
-
-
-def pairings_side_by_side(events: Sequence[Any], read: Any, workers: int) -> list[Any]:
-    """Each pairing of the log recomputed in its own worker (a Swiss pairing is one core's
-    work): the workers fork with the parsed records, so nothing is sent to them but an index."""
+def side_by_side(workers: int) -> Callable[[Sequence[Callable[[], Any]]], list[Any]]:
+    """A bundle's tasks run in ``workers`` forked processes, one task at a time each, in the
+    order given (``verify_bundle`` gives the longest first)."""
     from api.cli.audit import _forking
-    from api.service.tournament_audit import pairing_indices
 
-    global _SHARED  # noqa: PLW0603 (handed to the forked workers)
-    _SHARED = (events, read)
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
-            return list(pool.map(_pairing_in_worker, pairing_indices(events)))
-    finally:
-        _SHARED = None
+    def run(tasks: Sequence[Callable[[], Any]]) -> list[Any]:
+        global _TASKS  # noqa: PLW0603 (handed to the forked workers)
+        _TASKS = tasks
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
+                return list(pool.map(_task_in_worker, range(len(tasks))))
+        finally:
+            _TASKS = None
+
+    return run
 
 
 def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
-    """Verify tournament bundles offline, each bundle's match records side by side in ``jobs``
-    processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
+    """Verify tournament bundles offline, each bundle's records and pairings side by side in
+    ``jobs`` processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
     file cannot be read."""
-    from api.cli.audit import _forking, all_games, cores
+    from api.cli.audit import all_games, cores
     from api.service.tournament_audit import verify_bundle
 
     games = all_games()  # built before the workers fork, so they inherit it
@@ -287,19 +280,10 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
         except (OSError, UnicodeDecodeError) as error:
             print(f"error: cannot read {file}: {error}", file=sys.stderr)
             return 2
-    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the records
+    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the parsed bundle
         reports = [verify_bundle(text, games) for text in texts]
     else:
-
-        def side_by_side(many: list[str]) -> list[Any]:
-            chunk = max(1, len(many) // (workers * 4))
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
-                return list(pool.map(_verify_text, many, chunksize=chunk))
-
-        def pairings(events: Sequence[Any], read: Any) -> list[Any]:
-            return pairings_side_by_side(events, read, workers)
-
-        reports = [verify_bundle(text, games, side_by_side, pairings) for text in texts]
+        reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]
     if as_json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
     else:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from adjudicator.kernel.decider import Game
@@ -137,20 +138,27 @@ def is_bundle(text: str) -> bool:
     return text.lstrip().startswith("{") and f'"format": "{FORMAT}"' in text[:200_000]
 
 
-RecordsVerifier = Callable[[list[str]], list[VerifyReport]]
-"""Match record texts -> their reports, in order (the CLI's runs side by side on every core)."""
-PairingsChecker = Callable[[Sequence[StoredEvent], Reader], list[Check]]
-"""(the log, a result reader) -> the pairing checks (the CLI's runs them side by side)."""
+Task = Callable[[], Any]
+Runner = Callable[[Sequence[Task]], list[Any]]
+"""Tasks -> their results, in order: here one after the other (:func:`in_turn`), or side by
+side in the CLI's forked workers (each task one core's work; the workers inherit the parsed
+bundle, so a task is handed over by its index only)."""
+
+RECORDS_PER_TASK = 16
+"""Match records verified by one task: a 300-match bundle makes about 19 tasks, few enough that
+handing them to workers costs nothing, many enough that two cores share them evenly."""
+
+
+def in_turn(tasks: Sequence[Task]) -> list[Any]:
+    return [task() for task in tasks]
 
 
 def verify_bundle(
-    text: str,
-    games: Mapping[str, Game[Any, Any]],
-    verify_records: RecordsVerifier | None = None,
-    check_pairings: PairingsChecker = pairing_checks,
+    text: str, games: Mapping[str, Game[Any, Any]], run: Runner = in_turn
 ) -> dict[str, Any]:
-    """Verify a bundle offline: the log's chain, every match record (``verify_records``:
-    default one after the other here), every pairing recomputed from the records."""
+    """Verify a bundle offline: the log's chain, every match record, every pairing recomputed
+    from the records. Parsed once, here; the records' checks and the pairings' are ``run``
+    as tasks (the pairings' first, the longest: each is a Swiss matching), all at once."""
     try:
         with collector_paused:
             bundle = json.loads(text)
@@ -161,24 +169,48 @@ def verify_bundle(
             records = {m: loads(t) for m, t in texts.items()}
     except (ValueError, KeyError, TypeError, AttributeError, RecordFormatError) as error:
         return report_json("", [Check("format", False, f"not a tournament bundle: {error}")])
+    problem = _matches_problem(log.events, records)
+    batches = _batches(list(records.values()), games)
+    pairings: list[Task] = []
+    if problem is None:
+        read = record_reader(records, games)
+        pairings = [
+            partial(pairing_check_at, log.events, i, read) for i in pairing_indices(log.events)
+        ]
+    done = run([*pairings, *batches])
+    reports = [report for batch in done[len(pairings) :] for report in batch]
     checks = [chain_check(log.events)]
-    if verify_records is None:  # here, on the records parsed above (not parsed again)
-        with collector_paused:
-            reports = [audit.verify_parsed(record, games) for record in records.values()]
-    else:
-        reports = verify_records(list(texts.values()))
-    checks += [match_check(m, r) for m, r in zip(texts, reports, strict=True)]
-    try:
-        listed = set(tfold.fold_tournament(log.events).match_ids())
-    except Exception as error:  # a bundle from elsewhere may hold anything: report it
-        checks.append(Check("matches", False, f"the log does not fold: {error!r}"))
-        return report_json(log.header.match_id, checks)
-    if listed != set(records):
-        checks.append(Check("matches", False, "the bundle's matches are not the paired ones"))
-        return report_json(log.header.match_id, checks)
-    checks.append(Check("matches", True, f"{len(records)} match records, the paired ones"))
-    checks += check_pairings(log.events, record_reader(records, games))
+    checks += [match_check(m, r) for m, r in zip(records, reports, strict=True)]
+    checks.append(
+        problem or Check("matches", True, f"{len(records)} match records, the paired ones")
+    )
+    checks += done[: len(pairings)]
     return report_json(log.header.match_id, checks)
+
+
+def _matches_problem(events: Sequence[StoredEvent], records: Mapping[str, Record]) -> Check | None:
+    """The failing ``matches`` check when the matches the log pairs are not the bundle's
+    records (None when they are)."""
+    try:
+        listed = set(tfold.fold_tournament(events).match_ids())
+    except Exception as error:  # a bundle from elsewhere may hold anything: report it
+        return Check("matches", False, f"the log does not fold: {error!r}")
+    if listed != set(records):
+        return Check("matches", False, "the bundle's matches are not the paired ones")
+    return None
+
+
+def _batches(records: list[Record], games: Mapping[str, Game[Any, Any]]) -> list[Task]:
+    """The records' checks, :data:`RECORDS_PER_TASK` records a task."""
+    return [
+        partial(_verified, records[i : i + RECORDS_PER_TASK], games)
+        for i in range(0, len(records), RECORDS_PER_TASK)
+    ]
+
+
+def _verified(records: Sequence[Record], games: Mapping[str, Game[Any, Any]]) -> list[VerifyReport]:
+    with collector_paused:
+        return [audit.verify_parsed(record, games) for record in records]
 
 
 def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, Any]]) -> Reader:
