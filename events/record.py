@@ -185,17 +185,36 @@ class LogProof(BaseModel):
 PROOF_FORMAT = "adjudicator-log-proof/1"
 
 
+@dataclass(frozen=True, slots=True)
+class Signed:
+    """The text a transparency-log leaf names: a record's ``text`` up to ``end`` (the start of
+    its proof line). Hashed when a log check asks (``record_sha256``), not when the record is
+    read: a verify without the log's key never asks, and hashing a 10,000-event record's 5 MB
+    cost its reading a fifth more."""
+
+    text: str
+    end: int
+
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text[: self.end].encode("utf-8")).hexdigest()
+
+
 @dataclass(frozen=True)
 class Record:
     """A parsed record. ``withheld`` holds the seqs whose private payload was not exported.
     ``log_proof``: the transparency log's line that ends a closed match's export, if any, and
-    ``record_sha256`` the SHA-256 of every byte before it (the bytes its leaf names)."""
+    ``signed`` every byte before it (the bytes its leaf names, ``record_sha256``)."""
 
     header: Header
     events: list[StoredEvent]
     withheld: frozenset[int]
     log_proof: LogProof | None = None
-    record_sha256: str | None = None
+    signed: Signed | None = None
+
+    @property
+    def record_sha256(self) -> str | None:
+        """The SHA-256 of the bytes before the log proof's line (None without a proof)."""
+        return None if self.signed is None else self.signed.sha256()
 
 
 def make_header(
@@ -349,9 +368,15 @@ def loads(text: str) -> Record:
     """Parse a record; raises :class:`RecordFormatError` naming the first unreadable line.
     Lines end at ``\n`` alone (a ``\r`` before it is JSON whitespace): ``dumps`` writes text
     unescaped, so a payload may hold U+2028 or U+0085, which ``str.splitlines`` would also
-    break a line at. A line of JSON whitespace only is skipped; anything else must parse."""
-    text, proof, digest = split_log_proof(text)
-    lines = enumerate(text.split("\n"), start=1)
+    break a line at. A line of JSON whitespace only is skipped; anything else must parse.
+    The text is split once; a log proof's line (the last line that is not blank) is cut off
+    the list, not the text (a 5 MB record is not copied)."""
+    every = text.split("\n")
+    last = _last_index(every)
+    proof, signed = _log_proof(text, every, last)
+    if proof is not None:
+        del every[last:]
+    lines = enumerate(every, start=1)
     for number, line in lines:
         if line.strip(_JSON_SPACE):
             header = _header(number, line)
@@ -366,21 +391,37 @@ def loads(text: str) -> Record:
         events.append(event)
         if hidden:
             withheld.add(event.seq)
-    return Record(header, events, frozenset(withheld), proof, digest)
+    return Record(header, events, frozenset(withheld), proof, signed)
 
 
-def split_log_proof(text: str) -> tuple[str, LogProof | None, str | None]:
+def split_log_proof(text: str) -> tuple[str, LogProof | None, Signed | None]:
     """The record without its last line when that line is a :class:`LogProof`, the proof, and
-    the SHA-256 of the record's UTF-8 bytes before it (None, None when there is no such line)."""
-    body = text.rstrip(_JSON_SPACE + "\n")
-    start = body.rfind("\n") + 1
-    last = body[start:]
-    if not last.startswith('{"checkpoint"') or PROOF_FORMAT not in last:
+    the text before it, which the log's leaf names (None, None when there is no such line)."""
+    lines = text.split("\n")
+    proof, signed = _log_proof(text, lines, _last_index(lines))
+    if signed is None:
         return text, None, None
-    number = text.count("\n", 0, start) + 1
-    proof = _validated(LogProof, number, last)
-    record = text[:start]
-    return record, proof, hashlib.sha256(record.encode("utf-8")).hexdigest()
+    return text[: signed.end], proof, signed
+
+
+def _log_proof(text: str, lines: list[str], index: int) -> tuple[LogProof | None, Signed | None]:
+    """The proof on ``lines[index]``, the last line of ``text`` that is not blank, if it is
+    one, and the text before that line (``lines``: ``text`` split at each ``\n``)."""
+    if index < 0:
+        return None, None
+    last = lines[index].rstrip(_JSON_SPACE)
+    if not last.startswith('{"checkpoint"') or PROOF_FORMAT not in last:
+        return None, None
+    after = sum(len(line) + 1 for line in lines[index:])  # the line and the blank ones after
+    return _validated(LogProof, index + 1, last), Signed(text, len(text) + 1 - after)
+
+
+def _last_index(lines: list[str]) -> int:
+    """The index of the last line that is not blank (-1: none is)."""
+    index = len(lines) - 1
+    while index >= 0 and not lines[index].strip(_JSON_SPACE):
+        index -= 1
+    return index
 
 
 _JSON_SPACE = " \t\r"

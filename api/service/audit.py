@@ -5,7 +5,6 @@ Functions of a store and the games (no HTTP here), shared by the routes and the 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +19,7 @@ from events.log_store import LogStore
 from events.record import (
     Record,
     RecordFormatError,
+    Signed,
     loads,
     make_header,
     record_text,
@@ -94,7 +94,6 @@ def log_checks_of(
         events = store.read(match.match_id)
     text = record_text(match, events, reveal=True)
     _, proof, _ = split_log_proof(LogStore(store).trailer(match.match_id) or "")  # its line alone
-    digest = None if proof is None else hashlib.sha256(text.encode()).hexdigest()
     header = make_header(
         match_id=match.match_id,
         game=match.game,
@@ -104,7 +103,9 @@ def log_checks_of(
         exported_at=match.closed_at or match.created_at,
         events=events,
     )
-    record = Record(header, events, frozenset(), proof, digest)
+    record = Record(
+        header, events, frozenset(), proof, None if proof is None else Signed(text, len(text))
+    )
     keys = [
         PublicKey(key.verifier, key.valid_from, key.valid_until)
         for key in LogStore(store).signing_keys()
