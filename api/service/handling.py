@@ -15,8 +15,10 @@ The one twin: ``MatchService.execute_async`` first tries a game command on the e
 with the store's append awaited there (PostgreSQL's async connections, ``events.pg_async``;
 SQLite's group commit on the loop, ``events.sqlite_async``), and hands anything it
 cannot finish there to this handler in the thread pool (see its docstring and
-``docs/scaling.md``). Its equality property: ``tests/api/test_loop_twin.py`` (every request,
-table-driven and generated, answered and recorded alike both ways, on both backends).
+``docs/scaling.md``); what the loop decided and saw refused is decided here once more, on the
+store's tail (``fresh``), never again on the same cached fold. Its equality property:
+``tests/api/test_loop_twin.py`` (every request, table-driven and generated, answered and
+recorded alike both ways, on both backends).
 """
 
 from __future__ import annotations
@@ -79,21 +81,24 @@ def handle(
     key: str | None = None,
     digest: str | None = None,
     close: bool = False,
+    fresh: bool = False,
 ) -> Handled[T]:
     """Load, ``decide``, append (with ``key`` and ``digest`` for a retried request, ``close``
-    to close the match in the same append), and retry on a version conflict. Raises the
-    decide function's refusal, ``IdempotentReplay`` for a key already recorded, and the
-    store's errors."""
+    to close the match in the same append), and retry on a version conflict. ``fresh``: the
+    first try loads the store's tail too (the cached fold was decided on already, by the event
+    loop's try, and refused or lost its append). Raises the decide function's refusal,
+    ``IdempotentReplay`` for a key already recorded, and the store's errors."""
     game = service.game(match.game)
 
     def attempt(tries: int) -> Handled[T]:
-        if tries == 0:
+        cached = tries == 0 and not fresh
+        if cached:
             live = service.live.cached(game, match)
         else:
             live = service.live.current_live(game, match)
         if key is not None and digest is not None:
             service.store.check_idempotent(match.match_id, key, digest)
-        loaded, plan = _decided(service, Loaded(match, game, live), decide, tries)
+        loaded, plan = _decided(service, Loaded(match, game, live), decide, cached)
         stored = _append(service, loaded, plan.events, key, digest, close)
         return Handled(stored, plan.then, loaded)
 
@@ -101,12 +106,14 @@ def handle(
 
 
 def _decided(
-    service: MatchService, loaded: Loaded, decide: Callable[[Loaded], Plan[T]], tries: int
+    service: MatchService, loaded: Loaded, decide: Callable[[Loaded], Plan[T]], cached: bool
 ) -> tuple[Loaded, Plan[T]]:
+    """``decide`` on ``loaded``; a refusal on a ``cached`` fold the store has moved past is
+    decided again on the fresh one (a refusal on a fresh fold is final)."""
     try:
         return loaded, decide(loaded)
     except DomainError:
-        if tries > 0:
+        if not cached:
             raise
         fresh = service.live.current_live(loaded.game, loaded.match)
         if fresh.running.seq == loaded.running.seq:

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -67,6 +68,15 @@ class Acted:
     outcome: dict[str, Any] | None
     replayed: bool
     viewer: Viewer
+
+
+class OffLoop(Enum):
+    """Why a command left the event loop's try (``MatchService.execute_async``) for the
+    thread pool: nothing decided yet, or decided on the cached fold and refused there (by
+    the rules, or its append by the store)."""
+
+    UNDECIDED = "undecided"
+    DECIDED = "decided"
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,9 +289,11 @@ class MatchService:
         *,
         occurred_at: datetime | None = None,
         idempotency_key: str | None = None,
+        fresh: bool = False,
     ) -> Acted:
         """A game command from ``grant`` (a seat for itself, or the host), at now or, from the
-        host, at the entered game time ``occurred_at``."""
+        host, at the entered game time ``occurred_at``; ``fresh``: decided on the store's tail
+        from the first try (the event loop decided it on the cached fold already)."""
         access.acting_in(grant, match_id)
         match = self.setup_of(match_id)
         command = self.parse(match, body, grant)
@@ -295,6 +307,7 @@ class MatchService:
                 lambda loaded: self._planned(loaded, grant, command, occurred_at),
                 key=key,
                 digest=digest,
+                fresh=fresh,
             )
         except IdempotentReplay as replayed:
             return self._replayed(match, grant, replayed.events)
@@ -326,14 +339,16 @@ class MatchService:
         the live fold's) and the rules accept it; anything else, and an append the store
         refuses (nothing is written then: another append came first, or the idempotency key is
         recorded), goes to :meth:`execute` in the thread pool, which reads what it needs,
-        explains every refusal and answers a replay as the first answer. A retried request is
-        never recorded twice: the key is unique per match in the store."""
+        explains every refusal and answers a replay as the first answer; what the loop decided
+        already is decided there once more, on the store's tail (not again on the cached fold
+        first). A retried request is never recorded twice: the key is unique per match in the
+        store."""
         acted = await self._attempt_on_loop(match_id, grant, body, occurred_at, idempotency_key)
-        if acted is not None:
+        if isinstance(acted, Acted):
             return acted
         execute = partial(
             self.execute, match_id, grant, body, occurred_at=occurred_at,
-            idempotency_key=idempotency_key,
+            idempotency_key=idempotency_key, fresh=acted is OffLoop.DECIDED,
         )  # fmt: skip
         return await anyio.to_thread.run_sync(execute)
 
@@ -344,18 +359,18 @@ class MatchService:
         body: Mapping[str, Any],
         occurred_at: datetime | None,
         idempotency_key: str | None,
-    ) -> Acted | None:
-        """The first try of :meth:`_attempt` without any store read; None when it would need
-        one (or the rules refuse, which a fresh read may change, as may a replay), when the
-        store cannot append on this loop (nothing is decided here then, to be decided again
-        in the thread pool) or the append was refused."""
+    ) -> Acted | OffLoop:
+        """The first try of :meth:`execute` without any store read. ``UNDECIDED`` when it would
+        need one or the store cannot append on this loop (nothing is decided here then);
+        ``DECIDED`` when the rules refuse (which a fresh read may change, as may a replay) or
+        the append was refused."""
         if not self.store.appends_on_loop():
-            return None
+            return OffLoop.UNDECIDED
         match, live = self._setups.get(match_id), None
         if match is not None:
             live = self.live.peek(match_id)
         if match is None or live is None or live.head is None:
-            return None
+            return OffLoop.UNDECIDED
         access.acting_in(grant, match_id)
         command = self.parse(match, body, grant)
         actor = access.actor_of(grant)
@@ -366,16 +381,18 @@ class MatchService:
             ctx = self.context(grant, live.running.last_play, occurred_at)
             state = live.running.at(game, ctx.now)
             if state is None:  # an entered time before the live fold's horizon: a fresh fold
-                return None
+                return OffLoop.UNDECIDED
             decision = runner.run(game, state, command, ctx, live.running.seq + 1)
         except DomainError:
-            return None
+            return OffLoop.DECIDED
         new = [self.new_event(d, ctx) for d in decision.drafts]
         stored = await self.store.append_async(
             match_id, live.running.seq, new, head=live.head, idempotency_key=key,
             request_digest=digest,
         )  # fmt: skip
-        return None if stored is None else self._recorded(match, grant, live, decision, stored)
+        if stored is None:
+            return OffLoop.DECIDED
+        return self._recorded(match, grant, live, decision, stored)
 
     def _recorded(
         self,

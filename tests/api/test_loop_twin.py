@@ -20,9 +20,10 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 
+from adjudicator.kernel import runner
 from events import EventStore, StoredEvent
 from tests.api.conftest import make_app
-from tests.api.test_lane import GENERATED, REQUESTS, STARTED, TABLE, buzz
+from tests.api.test_lane import GENERATED, REQUESTS, STARTED, TABLE, Side, buzz
 from tests.api.test_lane import _lockstep as lockstep
 from tests.store.support import ManualClock
 
@@ -86,3 +87,34 @@ def test_generated_requests_are_answered_and_recorded_alike_both_ways(
     twins: tuple[Any, Any], requests: list[dict[str, Any]]
 ) -> None:
     _lockstep(twins, [STARTED, *requests])
+
+
+def test_a_command_the_loop_refused_is_decided_once_more_on_the_store_s_tail(
+    database_url: str, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refused on the loop (on its cached fold), a command is decided once more in the thread
+    pool, on the store's tail: not on the same cached fold first. Here another replica has
+    appended meanwhile, so before this the command was decided three times (the loop, the
+    cached fold again, then the fresh one)."""
+    one, other = make_app(database_url, clock), make_app(database_url, clock)
+    decided: list[int] = []
+    run = runner.run
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        decided.append(1)
+        return run(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run", counting)
+    with TestClient(one) as first, TestClient(other) as second:
+        side = Side(first)
+        for request in (STARTED, {"who": "alpha", "body": buzz("alpha", "A", "a1")}):
+            assert side.send(request).status_code == 201
+        elsewhere = Side(second)
+        elsewhere.match_id, elsewhere.tokens = side.match_id, side.tokens
+        assert elsewhere.send({"who": "beta", "body": buzz("beta", "B", "a1")}).status_code == 201
+        decided.clear()
+        refused = side.send(STARTED)  # a round is in progress: refused on every fold
+        assert refused.status_code == 409, refused.text
+        assert len(decided) == 2
+    one.state.service.store.dispose()
+    other.state.service.store.dispose()
