@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import subprocess
+import sys
 import threading
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -343,6 +346,46 @@ def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
     assert not forged["ok"]
     assert not next(c for c in forged["checks"] if c["name"] == "chain")["ok"]
     assert not verify_bundle("{}", games)["ok"]
+
+
+@pytest.mark.slow
+def test_a_bundle_verified_in_forked_workers_gives_the_report_verified_in_turn(
+    api: Api, org: Organizer, tmp_path: Path
+) -> None:
+    """``adjudicator verify --jobs 2`` (records' checks and pairings as tasks in a pool of
+    forked workers, in a process of its own: not pytest's, which runs threads) reports check by
+    check as the one-process verify does: on the bundle, on one with a forged pairing, and on
+    one whose match record has one changed seq."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    bundle = json.loads(text)
+    forged = {**bundle, "log": bundle["log"].replace('"first": "p1"', '"first": "p9"', 1)}
+    first = next(iter(bundle["matches"]))
+    changed = bundle["matches"][first].replace('"seq": 3', '"seq": 4', 1)
+    broken = {**bundle, "matches": {**bundle["matches"], first: changed}}
+    reports = []
+    for name, each in (
+        ("good", text),
+        ("forged", json.dumps(forged)),
+        ("broken", json.dumps(broken)),
+    ):
+        file = tmp_path / f"{name}.json"
+        file.write_text(each, encoding="utf-8")
+        workers = subprocess.run(
+            [sys.executable, "-m", "api.cli.main", "verify", "--jobs", "2", "--json", str(file)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert workers.stderr == ""
+        reports.append(json.loads(workers.stdout))
+        assert reports[-1] == verify_bundle(each, games)
+    assert [r["ok"] for r in reports] == [True, False, False]
+    assert not next(c for c in reports[2]["checks"] if c["name"] == f"match {first}")["ok"]
 
 
 def test_standings_at_an_earlier_game_time_show_the_results_of_then(
