@@ -41,7 +41,10 @@ def _get(client: httpx.Client, path: str, match: Match, **params: str) -> httpx.
 
 def state(bench: Bench) -> list[Row]:
     """A 10,000-event match (PostgreSQL when set): state now and at a game time in the middle,
-    as known before a ruling, the timeline and the diff across the ruling."""
+    as known before a ruling, the timeline and the diff across the ruling. The reads of now
+    come first, right after the ruling: the first re-folds the match, and the next share the
+    server with the background thread that stores the checkpoints the ruling changed
+    (``ruling_reads_bench.py`` times them one by one)."""
     events = 2_000 if bench.quick else 10_000
     url = bench.pg_url or bench.sqlite_url
     rebuild = _rebuild_ms(bench)
@@ -54,7 +57,7 @@ def state(bench: Bench) -> list[Row]:
                     headers=auth(match.token("host"))).raise_for_status()  # fmt: skip
         at, known = match.middle.isoformat(), before.isoformat()
         calls = {
-            "state now (live fold)": lambda: _get(client, "state", match),
+            "state now (live fold), right after the ruling": lambda: _get(client, "state", match),
             "state at the middle": lambda: _get(client, "state", match, at=at),
             "state at the middle, known_at before a ruling": lambda: _get(
                 client, "state", match, at=at, known_at=known
