@@ -55,14 +55,15 @@ log = logging.getLogger(__name__)
 CODEC_VERSION = 1
 """Bumped by hand whenever an encoding changes (the code digest catches most changes anyway)."""
 QUEUE = 256
+"""Jobs the writer holds at most; beyond, a checkpoint is not stored (a later one will be)."""
 PRUNE_BATCH = 500
 """Rows of stale codecs deleted per transaction (``FoldStore.prune``)."""
 STRIDE = 1000
 """Only checkpoints at a multiple of this many timeline facts are stored: a 10,000-event Zoom
 match's state is about 1.1 MB encoded (114 bytes a buzz), so its ten stored states take about
 6 MB, and a first read after a restart folds at most this many facts after the one it finds
-(about 6 ms of CPU for Zoom) beside decoding it."""
-"""Jobs the writer holds at most; beyond, a checkpoint is not stored (a later one will be)."""
+(about 6 ms of CPU for Zoom) beside decoding it. A Zoom state holds every buzz before it, so a
+timeline's stored states grow with the square of the match (``docs/scaling.md``)."""
 
 
 def _enc_hook(value: object) -> object:
