@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 
-from events import EventStore
 from infra.bench import peers
 from infra.bench.service import (
     Match,
@@ -24,7 +23,7 @@ from infra.bench.service import (
     buzz,
     create_match,
     http_load,
-    long_match,
+    long_match_at,
     median_ms,
     pct_ms,
     serve,
@@ -247,11 +246,7 @@ def memory(bench: Bench) -> list[Row]:
     count, events = (5, 2_000) if bench.quick else (20, 20_000)
     url = bench.pg_url or bench.sqlite_url
     with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:
-        store = EventStore.from_url(url)
-        try:
-            match = long_match(client, store, events)
-        finally:
-            store.dispose()
+        match = long_match_at(client, url, events)
         host = auth(match.token("host"))
         client.post(f"/matches/{match.match_id}/close", headers=host).raise_for_status()
         before = server.rss_mb()

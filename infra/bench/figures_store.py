@@ -14,9 +14,8 @@ from adjudicator import registry
 from api.cli.audit import cores, verified_files
 from api.service.audit import verify_text
 from api.service.wordlists import load_words
-from events import EventStore
 from infra.bench.figures_http import Bench, command_p50
-from infra.bench.service import Match, auth, buzz, long_match, median_ms, serve, timed
+from infra.bench.service import Match, auth, buzz, long_match_at, median_ms, serve, timed
 from infra.bench.table import Row
 from infra.bench.verify_bench import GOAL, cpu
 from infra.bench.zombego_bench import CONFIGS, bench_playouts
@@ -25,13 +24,9 @@ REPEATS = 5
 
 
 def _built(client: httpx.Client, url: str, events: int) -> tuple[Match, float]:
-    store = EventStore.from_url(url)
-    try:
-        began = time.perf_counter()
-        match = long_match(client, store, events)
-        return match, time.perf_counter() - began
-    finally:
-        store.dispose()
+    began = time.perf_counter()
+    match = long_match_at(client, url, events)
+    return match, time.perf_counter() - began
 
 
 def _get(client: httpx.Client, path: str, match: Match, **params: str) -> httpx.Response:

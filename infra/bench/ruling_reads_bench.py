@@ -4,7 +4,7 @@
 
 A real ``serve`` process (PostgreSQL when ``DATABASE_URL`` is set: a scratch database, dropped
 afterwards; else SQLite), a Zoom match of ``--events`` host-entered buzzes
-(``service.long_match``), then a host's void of the buzz in the middle, then ``--reads``
+(``service.long_match_at``), then a host's void of the buzz in the middle, then ``--reads``
 ``GET /state`` (now, as the host) one after the other. The first read re-folds the match (the
 ruling reshapes its past); the next ones share the server with its background thread, which
 stores the checkpoints and the head the ruling changed (``projections.stored_checkpoints``);
@@ -28,19 +28,14 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from events import EventStore  # noqa: E402
-from infra.bench.service import auth, long_match, serve  # noqa: E402
+from infra.bench.service import auth, long_match_at, serve  # noqa: E402
 from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
 
 
 def reads_after_a_ruling(url: str, events: int, reads: int) -> list[float]:
     """Milliseconds of each ``GET /state`` after the void (see the module's docstring)."""
     with serve(url) as server, httpx.Client(base_url=server.base, timeout=300) as client:
-        store = EventStore.from_url(url)
-        try:
-            match = long_match(client, store, events)
-        finally:
-            store.dispose()
+        match = long_match_at(client, url, events)
         host = auth(match.token("host"))
         void = {"type": "void", "target_seq": 4 + events // 2, "reason": "bench"}
         path = f"/matches/{match.match_id}"

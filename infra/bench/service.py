@@ -202,6 +202,15 @@ def long_match(client: httpx.Client, store: EventStore, events: int) -> Match:
     return match
 
 
+def long_match_at(client: httpx.Client, url: str, events: int) -> Match:
+    """:func:`long_match`, its buzzes written through a store opened at ``url`` for it."""
+    store = EventStore.from_url(url)
+    try:
+        return long_match(client, store, events)
+    finally:
+        store.dispose()
+
+
 def timed(call: Any, repeats: int) -> list[float]:
     """Seconds per call of ``call()`` (which must return an httpx response that succeeded)."""
     runs = []
