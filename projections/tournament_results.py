@@ -49,9 +49,10 @@ class MatchStreams(Protocol):
 
 
 class RecordStreams:
-    """Match logs from a bundle's records (verified, so each one's record times never go
-    back): the events known at an instant are a prefix of the record. A record whose setup
-    does not read raises ``SetupMissing`` when its stream is asked for."""
+    """Match logs from a bundle's records: the events known at an instant are a prefix of the
+    record, as its record times never go back (the record's own check, run beside the
+    pairings', fails it when they do, so the bundle does not verify whatever is read here). A
+    record whose setup does not read raises ``SetupMissing`` when its stream is asked for."""
 
     def __init__(self, records: Mapping[str, Sequence[StoredEvent]]) -> None:
         self.records = records
