@@ -27,6 +27,7 @@ TABLES = (
     "signing_keys",
     "fold_checkpoints",
     "fold_heads",
+    "fold_pages",
 )
 
 GRANTS = (
@@ -43,6 +44,7 @@ GRANTS = (
     # folds to, whose rows of codecs no longer written the service deletes (FoldStore.prune)
     "GRANT SELECT, INSERT, DELETE ON fold_checkpoints TO {role}",
     "GRANT SELECT, INSERT, UPDATE, DELETE ON fold_heads TO {role}",
+    "GRANT SELECT, INSERT, DELETE ON fold_pages TO {role}",
     # read only: lets an upgrade run as the service see that the schema is current (a no-op)
     "GRANT SELECT ON alembic_version TO {role}",
 )

@@ -174,6 +174,19 @@ fold_checkpoints = Table(
 (hex), encoded by ``codec`` (the game's rules version, the codec's version and a digest of the
 rules' code: a blob of another codec is never decoded)."""
 
+fold_pages = Table(
+    "fold_pages",
+    metadata,
+    Column("match_id", String(36), nullable=False),
+    Column("codec", String(64), nullable=False),
+    Column("digest", String(32), nullable=False),
+    Column("entries", LargeBinary, nullable=False),
+    PrimaryKeyConstraint("match_id", "codec", "digest", name="pk_fold_pages"),
+)
+"""A page of a stored state's history (``projections.stored_pages``): entries encoded by
+``codec``, stored once under the BLAKE2b-128 digest (hex) of ``entries`` and named by the
+``fold_checkpoints`` and ``fold_heads`` rows of the match whose states hold it."""
+
 fold_heads = Table(
     "fold_heads",
     metadata,

@@ -52,7 +52,7 @@ from adjudicator.kernel.fold import Folded, Running, apply, states, timeline
 from events import EventStore, MatchRecord, StoredEvent
 from projections.collector import collector_paused
 from projections.facts import setup_of, to_facts
-from projections.stored_checkpoints import FoldStore
+from projections.stored_checkpoints import FoldStore, StoredFolds
 from projections.stored_heads import Heads
 from projections.views import Known
 
@@ -407,7 +407,8 @@ class Checkpoints:
         folds.warm(log.n)
         if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
             head = folds.running(log.n)
-            Heads(self.stored).save(match.match_id, game, head, folds.last_hash)
+            pager = folds.backing.pager if isinstance(folds.backing, StoredFolds) else None
+            Heads(self.stored).save(match.match_id, game, head, folds.last_hash, pager)
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and

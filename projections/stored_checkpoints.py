@@ -14,13 +14,16 @@ so nothing is served stale.
 States are encoded with msgspec's MessagePack against the game's concrete state type (never
 pickle: a row in the database must never become code execution). The parts of a state fixed by
 the match's setup (No, Not That!'s configuration and word list, Zombego's rules and opening)
-are not stored but taken from the initial state on decoding. Every game has a codec.
+are not stored but taken from the initial state on decoding. Every game has a codec. A state's
+history (Zoom's buzz outcomes, Zombego's plies) is stored apart, in pages shared by content
+(table ``fold_pages``, ``projections.stored_pages``): the row names its pages, so the stored
+states of a timeline, and of the timelines rulings make, hold each page once.
 
 Writes happen off the command's path: a checkpoint first taken in memory is handed to one
 background thread (:class:`FoldStore`), which encodes and inserts it in its own short
-transaction; a full queue drops it, and a failure is logged and ignored (a missing row only
-costs a re-fold). The same thread takes checkpoints of matches played live (whose fold is
-extended command by command and never passes through the checkpoints): see
+transaction with the pages it adds; a full queue drops it, and a failure is logged and ignored
+(a missing row only costs a re-fold). The same thread takes checkpoints of matches played live
+(whose fold is extended command by command and never passes through the checkpoints): see
 ``Checkpoints.appended``.
 """
 
@@ -33,7 +36,7 @@ import threading
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 from pydantic import BaseModel
@@ -46,9 +49,11 @@ from adjudicator.games.zombego.position import Move, Position, Result
 from adjudicator.games.zombego.state import Plies, PlyRecord, ZombegoState
 from adjudicator.games.zoom.grid import Board
 from adjudicator.games.zoom.state import BuzzOutcome, Outcomes, ZoomState
+from adjudicator.games.zoom.view import render_all
 from adjudicator.kernel.decider import Game
 from events import EventStore
-from events.tables import fold_checkpoints, fold_heads
+from events.tables import fold_checkpoints, fold_heads, fold_pages
+from projections.stored_pages import PAGE, Codec, Page, Pager
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +65,10 @@ PRUNE_BATCH = 500
 """Rows of stale codecs deleted per transaction (``FoldStore.prune``)."""
 STRIDE = 1000
 """Only checkpoints at a multiple of this many timeline facts are stored: a 10,000-event Zoom
-match's state is about 1.1 MB encoded (114 bytes a buzz), so its ten stored states take about
-6 MB, and a first read after a restart folds at most this many facts after the one it finds
-(about 6 ms of CPU for Zoom) beside decoding it. A Zoom state holds every buzz before it, so a
-timeline's stored states grow with the square of the match (``docs/scaling.md``)."""
+match's state is about 1.1 MB encoded (114 bytes a buzz), nearly all of it the buzzes' pages,
+which its ten stored states share (``projections.stored_pages``), and a first read after a
+restart folds at most this many facts after the one it finds (about 6 ms of CPU for Zoom)
+beside decoding it."""
 
 
 def _enc_hook(value: object) -> object:
@@ -81,38 +86,36 @@ def _dec_hook(kind: type, value: object) -> object:
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc_hook)
 
 
-class Codec(Protocol):
-    """Encodes a game's states exactly: ``decode(encode(s), initial) == s``, of the same type
-    (``initial``: the match's initial state, for the parts the setup fixes)."""
-
-    def encode(self, state: Any) -> bytes: ...
-
-    def decode(self, blob: bytes, initial: Any) -> Any: ...
-
-
 class ZoomCodec:
-    """Zoom's state, its buzz outcomes (a cons list, as deep as the match is long) flattened
-    oldest first; its configuration (a pydantic model) as JSON values. The memos that take no
-    part in equality: a buzz's rendered view (JSON values) is kept, the board's hits are not."""
+    """Zoom's state: bare, its configuration (a pydantic model) as JSON values; its history, the
+    buzz outcomes (a cons list, as deep as the match is long). The memos that take no part in
+    equality: a buzz's rendered view (JSON values) is kept, rendered first where it is not yet
+    (so a page's bytes, hence its digest, do not depend on which buzzes a read had rendered,
+    and a state read back renders none again), the board's hits are not."""
 
-    _decoder = msgspec.msgpack.Decoder(tuple[ZoomState, list[BuzzOutcome]], dec_hook=_dec_hook)
+    _bare = msgspec.msgpack.Decoder(ZoomState, dec_hook=_dec_hook)
+    _entries = msgspec.msgpack.Decoder(list[BuzzOutcome], dec_hook=_dec_hook)
 
-    def encode(self, state: ZoomState) -> bytes:
-        outcomes = list(state.outcomes or ())
-        outcomes.reverse()
+    def split(self, state: ZoomState) -> tuple[bytes, Outcomes | None]:
         bare = replace(state, outcomes=None)
         if state.round is not None:  # the board's memo of hits grows as requests read it
             board = state.round.board
             fresh = Board(board.grid, board.targets, board.encoded_grid, board.encoded_targets)
             bare = replace(bare, round=replace(state.round, board=fresh))
-        return _ENCODER.encode((bare, outcomes))
+        return _ENCODER.encode(bare), state.outcomes
 
-    def decode(self, blob: bytes, initial: ZoomState) -> ZoomState:
-        state, outcomes = self._decoder.decode(blob)
+    def pack(self, entries: list[Any]) -> bytes:
+        render_all(entries)
+        return _ENCODER.encode(entries)
+
+    def unpack(self, blob: bytes) -> list[Any]:
+        return self._entries.decode(blob)
+
+    def join(self, bare: bytes, history: list[Any], initial: ZoomState) -> ZoomState:
         node: Outcomes | None = None
-        for outcome in outcomes:
+        for outcome in history:
             node = Outcomes(outcome, node)
-        return replace(state, outcomes=node)
+        return replace(self._bare.decode(bare), outcomes=node)
 
 
 _NntFields = tuple[
@@ -133,8 +136,8 @@ class NoNotThatCodec:
 
     _decoder = msgspec.msgpack.Decoder(_NntFields, dec_hook=_dec_hook)
 
-    def encode(self, state: NoNotThatState) -> bytes:
-        return _ENCODER.encode(
+    def split(self, state: NoNotThatState) -> tuple[bytes, None]:
+        bare = _ENCODER.encode(
             (
                 state.phase,
                 state.seats,
@@ -146,10 +149,16 @@ class NoNotThatCodec:
                 state.voided,
             )
         )
+        return bare, None
 
-    def decode(self, blob: bytes, initial: NoNotThatState) -> NoNotThatState:
-        fields = self._decoder.decode(blob)
-        return NoNotThatState(initial.fixed, *fields)
+    def pack(self, entries: list[Any]) -> bytes:
+        return _ENCODER.encode(entries)
+
+    def unpack(self, blob: bytes) -> list[Any]:
+        return []
+
+    def join(self, bare: bytes, history: list[Any], initial: NoNotThatState) -> NoNotThatState:
+        return NoNotThatState(initial.fixed, *self._decoder.decode(bare))
 
 
 _Board = tuple[
@@ -165,7 +174,6 @@ _Board = tuple[
 """A Zombego position without its rules (the match's, taken from the initial state)."""
 _ZombegoFields = tuple[
     _Board,
-    list[PlyRecord],
     tuple[tuple[int, str], ...],
     list[tuple[int, int, int]],
     dict[str, Any] | None,
@@ -174,22 +182,28 @@ _ZombegoFields = tuple[
 
 class ZombegoCodec:
     """Zombego's state without its fixed part (seats, configuration, seed and opening, taken from
-    the initial state): the position without its rules, the plies (a cons list, as deep as the
-    match is long) flattened oldest first, and the dealt pieces as (player, slot, value)."""
+    the initial state): bare, the position without its rules and the dealt pieces as (player,
+    slot, value); its history, the plies (a cons list, as deep as the match is long)."""
 
     _decoder = msgspec.msgpack.Decoder(_ZombegoFields)
+    _entries = msgspec.msgpack.Decoder(list[PlyRecord])
 
-    def encode(self, state: ZombegoState) -> bytes:
-        plies = list(state.plies or ())
-        plies.reverse()
+    def split(self, state: ZombegoState) -> tuple[bytes, Plies | None]:
         dealt = [(player, slot, value) for (player, slot), value in state.dealt.items()]
         declared = None if state.declared_result is None else dict(state.declared_result)
-        return _ENCODER.encode((state.position[1:], plies, state.voided, dealt, declared))
+        bare = _ENCODER.encode((state.position[1:], state.voided, dealt, declared))
+        return bare, state.plies
 
-    def decode(self, blob: bytes, initial: ZombegoState) -> ZombegoState:
-        board, plies, voided, dealt, declared = self._decoder.decode(blob)
+    def pack(self, entries: list[Any]) -> bytes:
+        return _ENCODER.encode(entries)
+
+    def unpack(self, blob: bytes) -> list[Any]:
+        return self._entries.decode(blob)
+
+    def join(self, bare: bytes, history: list[Any], initial: ZombegoState) -> ZombegoState:
+        board, voided, dealt, declared = self._decoder.decode(bare)
         node: Plies | None = None
-        for ply in plies:
+        for ply in history:
             node = Plies(ply, node)
         position = Position(initial.position.rules, *board)
         return replace(
@@ -210,7 +224,12 @@ CODECS: dict[str, Codec] = {
 """The games whose checkpoints are stored, by name."""
 
 _ROOT = Path(__file__).resolve().parents[1]
-_SOURCES = ("adjudicator/kernel", "adjudicator/rulings.py", "projections/stored_checkpoints.py")
+_SOURCES = (
+    "adjudicator/kernel",
+    "adjudicator/rulings.py",
+    "projections/stored_checkpoints.py",
+    "projections/stored_pages.py",
+)
 _codec_ids: dict[str, str] = {}
 
 
@@ -236,8 +255,10 @@ class FoldStore:
     """Reads stored checkpoints on the caller's thread; writes them (and runs other background
     jobs) on one daemon thread of its own."""
 
-    def __init__(self, store: EventStore, size: int = QUEUE, stride: int = STRIDE) -> None:
-        self.store, self.stride = store, stride
+    def __init__(
+        self, store: EventStore, size: int = QUEUE, stride: int = STRIDE, page: int = PAGE
+    ) -> None:
+        self.store, self.stride, self.page = store, stride, page
         self._jobs: queue.Queue[Callable[[], object] | None] = queue.Queue(size)
         self._thread: threading.Thread | None = None
         self._start = threading.Lock()
@@ -249,7 +270,11 @@ class FoldStore:
         codec = codec_id(game)
         if codec is None:
             return None
-        return StoredFolds(self, match_id, codec, CODECS[game.name], initial)
+        return StoredFolds(self, match_id, codec, self.pager(game), initial)
+
+    def pager(self, game: Game[Any, Any]) -> Pager:
+        """A fresh :class:`Pager` of ``game``'s codec (one per match: it remembers pages)."""
+        return Pager(CODECS[game.name], self.page)
 
     def submit(self, job: Callable[[], object]) -> bool:
         """Run ``job`` on the background thread (False, and not run, when the queue is full
@@ -322,10 +347,42 @@ class FoldStore:
             ).scalar_one()
         return k, bytes.fromhex(prefix), bytes(blob)
 
-    def write(self, match_id: str, codec: str, k: int, digest: bytes, blob: bytes) -> None:
-        """Insert one checkpoint (nothing when it is stored already)."""
+    def pages(self, match_id: str, codec: str, digests: Sequence[str]) -> dict[str, bytes]:
+        """The stored pages among ``digests`` (``projections.stored_pages``), by digest."""
+        t = fold_pages.c
+        query = select(t.digest, t.entries).where(
+            t.match_id == match_id, t.codec == codec, t.digest.in_(list(set(digests)))
+        )
+        with self.store.engine.connect() as conn:
+            return {str(digest): bytes(entries) for digest, entries in conn.execute(query)}
+
+    def page_inserts(self, match_id: str, codec: str, pages: Sequence[Page]) -> list[Any]:
+        """The INSERTs of ``pages`` (nothing where one is stored already), a few a statement."""
+        rows = [
+            {"match_id": match_id, "codec": codec, "digest": digest, "entries": blob}
+            for digest, blob in pages
+        ]
+        return [
+            self.insert(fold_pages).values(rows[i : i + 100]).on_conflict_do_nothing()
+            for i in range(0, len(rows), 100)
+        ]
+
+    def write(
+        self,
+        match_id: str,
+        codec: str,
+        k: int,
+        digest: bytes,
+        blob: bytes,
+        pages: Sequence[Page] = (),
+    ) -> None:
+        """Insert one checkpoint and the pages it adds, in one transaction (nothing where they
+        are stored already)."""
         row = {"match_id": match_id, "codec": codec, "k": k, "prefix": digest.hex(), "state": blob}
-        self.execute(self.insert(fold_checkpoints).values(row).on_conflict_do_nothing())
+        self.execute(
+            *self.page_inserts(match_id, codec, pages),
+            self.insert(fold_checkpoints).values(row).on_conflict_do_nothing(),
+        )
 
     def prune(self, current: Collection[str]) -> int:
         """Delete the stored checkpoints and heads of every codec but ``current`` (the codecs
@@ -333,7 +390,7 @@ class FoldStore:
         names new codecs), ``PRUNE_BATCH`` rows a transaction, so that appends waiting for the
         write turn wait for one short delete at a time; returns how many rows went."""
         removed = 0
-        for table in (fold_checkpoints, fold_heads):
+        for table in (fold_checkpoints, fold_heads, fold_pages):
             key = list(table.primary_key.columns)
             stale = select(*key).where(table.c.codec.not_in(list(current))).limit(PRUNE_BATCH)
             while True:
@@ -350,11 +407,12 @@ class FoldStore:
         dialect = self.store.engine.dialect.name
         return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
 
-    def execute(self, statement: Any) -> None:
-        """Run a write through the store's writer: on SQLite it queues behind this process's
-        appends instead of making them wait in SQLite's busy handler."""
+    def execute(self, *statements: Any) -> None:
+        """Run writes, in one transaction, through the store's writer: on SQLite it queues
+        behind this process's appends instead of making them wait in SQLite's busy handler."""
         with self.store._writer() as conn:
-            conn.execute(statement)
+            for statement in statements:
+                conn.execute(statement)
 
 
 class StoredFolds:
@@ -362,9 +420,9 @@ class StoredFolds:
     them: ``load`` on a miss in memory, ``save`` when a checkpoint is first taken."""
 
     def __init__(
-        self, folds: FoldStore, match_id: str, codec: str, impl: Codec, initial: Any
+        self, folds: FoldStore, match_id: str, codec: str, pager: Pager, initial: Any
     ) -> None:
-        self.folds, self.match_id, self.codec, self.impl = folds, match_id, codec, impl
+        self.folds, self.match_id, self.codec, self.pager = folds, match_id, codec, pager
         self.initial = initial
         self._saved: set[tuple[int, bytes]] = set()
         self._lock = threading.Lock()
@@ -380,7 +438,7 @@ class StoredFolds:
             if found is None:
                 return None
             k, digest, blob = found
-            state = self.impl.decode(blob, self.initial)
+            state = self.decode(blob)
         except Exception:
             log.warning("stored fold checkpoint unreadable (ignored)", exc_info=True)
             return None
@@ -401,8 +459,16 @@ class StoredFolds:
                 self._saved.clear()
 
         def job() -> None:
-            self.folds.write(self.match_id, self.codec, k, digest, self.impl.encode(state))
+            blob, pages = self.pager.encode(state)
+            self.folds.write(self.match_id, self.codec, k, digest, blob, pages)
+            self.pager.mark(page for page, _ in pages)
 
         if not self.folds.submit(job):
             with self._lock:
                 self._saved.discard((k, digest))
+
+    def decode(self, blob: bytes) -> Any:
+        """The state of a stored row of this match (its pages read from the store)."""
+        return self.pager.decode(
+            blob, lambda digests: self.folds.pages(self.match_id, self.codec, digests), self.initial
+        )

@@ -5,7 +5,9 @@ log.
 A head is what :class:`adjudicator.kernel.fold.Running` holds for a match's whole log up to an
 event ``seq``: the state (encoded by the game's codec of ``projections.stored_checkpoints``),
 the horizon, the last play and the rulings' effects; the row also names the hash of event
-``seq``. One row per match and codec, rewritten (only ever forward) by the background thread
+``seq``. The state's history is in pages shared with the match's stored checkpoints
+(``projections.stored_pages``), so rewriting the head adds only the pages since the last.
+One row per match and codec, rewritten (only ever forward) by the background thread
 of :class:`~projections.stored_checkpoints.FoldStore` each time the log passes a multiple of its
 stride and when the match closes, never on a command's path.
 
@@ -34,7 +36,8 @@ from adjudicator.rulings import RulingEffects
 from events import StoredEvent
 from events.tables import fold_heads, matches
 from projections.facts import to_facts
-from projections.stored_checkpoints import CODECS, FoldStore, codec_id
+from projections.stored_checkpoints import FoldStore, codec_id
+from projections.stored_pages import Pager
 
 log = logging.getLogger(__name__)
 
@@ -66,29 +69,41 @@ class Heads:
     def __init__(self, folds: FoldStore) -> None:
         self.folds = folds
 
-    def save(self, match_id: str, game: Game[Any, Any], running: Running[Any], hash: str) -> None:
+    def save(
+        self,
+        match_id: str,
+        game: Game[Any, Any],
+        running: Running[Any],
+        hash: str,
+        pager: Pager | None = None,
+    ) -> None:
         """Store ``running`` (the whole log up to event ``running.seq``, whose hash is
-        ``hash``) unless a head at the same or a later seq is stored. Runs on the caller's
-        thread (the background thread's jobs call it)."""
+        ``hash``) unless a head at the same or a later seq is stored, with the pages of its
+        state's history not stored yet (``pager``: the match's, which knows them; a fresh
+        one by default). Runs on the caller's thread (the background thread's jobs call it)."""
         codec = codec_id(game)
         if codec is None or running.seq < 1:
             return
+        pager = pager or self.folds.pager(game)
+        state, pages = pager.encode(running.state)
         row = {
             "match_id": match_id,
             "codec": codec,
             "seq": running.seq,
             "hash": hash,
             "meta": encode_meta(running),
-            "state": CODECS[game.name].encode(running.state),
+            "state": state,
         }
         statement = self.folds.insert(fold_heads).values(row)
         self.folds.execute(
+            *self.folds.page_inserts(match_id, codec, pages),
             statement.on_conflict_do_update(
                 index_elements=["match_id", "codec"],
                 set_={k: statement.excluded[k] for k in ("seq", "hash", "meta", "state")},
                 where=fold_heads.c.seq < statement.excluded.seq,
-            )
+            ),
         )
+        pager.mark(digest for digest, _ in pages)
 
     def resume(
         self, game: Game[Any, Any], match_id: str, initial: Any
@@ -111,7 +126,9 @@ class Heads:
             running = decode_meta(meta, None, seq)
             if not running.accepts(facts):
                 return None
-            state = CODECS[game.name].decode(blob, initial)
+            state = self.folds.pager(game).decode(
+                blob, lambda digests: self.folds.pages(match_id, codec, digests), initial
+            )
         except Exception:
             log.warning("stored fold head unreadable (ignored)", exc_info=True)
             return None

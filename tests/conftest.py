@@ -109,7 +109,7 @@ TLOG = ("tlog_leaves", "tlog_nodes", "tlog_checkpoints", "tlog_cosignatures")
 RESET = (
     "ALTER TABLE events DISABLE TRIGGER events_no_truncate",
     "TRUNCATE events, match_tokens, operator_tokens, matches",
-    "TRUNCATE fold_checkpoints, fold_heads",
+    "TRUNCATE fold_checkpoints, fold_heads, fold_pages",
     *(f"ALTER TABLE {t} DISABLE TRIGGER {t}_no_truncate" for t in TLOG),
     *(f"ALTER TABLE {t} DISABLE TRIGGER {t}_immutable" for t in TLOG),
     "ALTER TABLE signing_keys DISABLE TRIGGER signing_keys_guarded",

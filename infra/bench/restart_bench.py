@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from events.migrate import upgrade  # noqa: E402
-from events.tables import fold_checkpoints, fold_heads  # noqa: E402
+from events.tables import fold_checkpoints, fold_heads, fold_pages  # noqa: E402
 from infra.bench import peers  # noqa: E402
 from infra.bench.service import Match, auth, buzz, create_match, serve  # noqa: E402
 from infra.bench.table import Row  # noqa: E402
@@ -85,8 +85,9 @@ def stored_rows(url: str, match_id: str | None = None, delete: bool = False) -> 
         engine.dispose()
 
 
-DERIVED = (fold_checkpoints, fold_heads)
-"""The tables of stored fold states (checkpoints and heads), saved and put back together."""
+DERIVED = (fold_checkpoints, fold_heads, fold_pages)
+"""The tables of stored fold states (checkpoints, heads and their pages), saved and put back
+together."""
 
 
 def saved(url: str) -> dict[str, list[dict[str, Any]]]:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
+import msgspec
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -18,7 +19,7 @@ from sqlalchemy import func, select
 from adjudicator.kernel.decider import Role, Viewer
 from adjudicator.kernel.fold import Running
 from api.service.matches import MatchService
-from events.tables import fold_checkpoints, fold_heads
+from events.tables import fold_checkpoints, fold_heads, fold_pages
 from projections.checkpoints import Checkpoints
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
@@ -64,9 +65,11 @@ def restart(app: Any) -> Iterator[Restart]:
 
 
 def small_checkpoints(service: MatchService) -> None:
-    """Checkpoints every 2 facts, every other one stored (the defaults: 200 and 1,000)."""
+    """Checkpoints every 2 facts, every other one stored, histories in pages of 2 buzzes (the
+    defaults: 200, 1,000 and 512)."""
+    stored = Counted(service.store, stride=4, page=2)
     service.checkpoints = Checkpoints(
-        service.store, every=2, stored=Counted(service.store, stride=4), resolve=service._resolve
+        service.store, every=2, stored=stored, resolve=service._resolve
     )
     service.live.start = service.checkpoints.running
     service.store._callbacks = [service.checkpoints.appended]
@@ -126,6 +129,46 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(
     assert rendered(restarted, api.match_id, None, Known()) == at_now  # now: the live fold
     live = restarted.live.peek(api.match_id)
     assert live is not None and live.running.seq == service.store.last_seq(api.match_id)
+
+
+def test_the_stored_states_of_a_match_share_the_pages_of_its_history(
+    app: Any, api: Api, restart: Restart
+) -> None:
+    """Every stored checkpoint and head of a match names its history's pages (``fold_pages``),
+    each stored once: the states of one timeline, and the timeline of a ruling before the
+    buzz it voids, name the same pages; the buzzes written in pages are fewer than those
+    the stored states hold (each of which held its whole history before). (A head rewritten
+    after a ruling may leave the pages only it named: at most a stride's buzzes a ruling.)"""
+    service: MatchService = app.state.service
+    small_checkpoints(service)
+    t0 = api.clock.now
+    supplied_match(api)
+    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2", "b3", "c4", "d2"]
+    for i, cell in enumerate(cells):
+        api.clock.advance(3)
+        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    api.clock.advance(5)
+    ruling = api.rule({"type": "void", "target_seq": 10, "reason": "misprint"})
+    assert ruling.status_code == 201, ruling.text
+    restarted = restart(service)
+    rendered(restarted, api.match_id, api.clock.now, Known())  # the new timeline's checkpoints
+    for folds in (service.checkpoints.stored, restarted.checkpoints.stored):
+        assert folds is not None
+        folds.flush()
+    with service.store.engine.connect() as conn:
+        rows = [
+            *conn.execute(select(fold_checkpoints.c.state)).scalars(),
+            *conn.execute(select(fold_heads.c.state)).scalars(),
+        ]
+        pages = dict(conn.execute(select(fold_pages.c.digest, fold_pages.c.entries)).all())
+    named = [msgspec.msgpack.decode(bytes(row))[2] for row in rows]
+    assert len(rows) >= 4
+    assert {digest for names in named for digest in names} <= set(pages)  # none missing
+    held = sum(2 * len(names) for names in named)  # the buzzes the rows' pages hold
+    written = sum(len(msgspec.msgpack.decode(bytes(blob))) for blob in pages.values())
+    assert written == 2 * len(pages) < held
+    assert written <= 2 * 12  # each buzz at most once a timeline (two: before and after)
+    assert t0 < api.clock.now
 
 
 def reads_after_restart(restart: Restart, service: MatchService) -> tuple[MatchService, list[int]]:

@@ -1,7 +1,8 @@
 """Property: the fold's checkpoints stored in the database (``projections.stored_checkpoints``)
 give the full fold after a restart, on SQLite and PostgreSQL.
 
-* Each game's codec round-trips its states exactly (same type, equal, the same host view).
+* Each game's codec round-trips its states exactly (same type, equal, the same host view),
+  stored as a row and pages of its history (``projections.stored_pages``) of any size.
 * For random histories of Zoom, No, Not That! and Zombego with rulings (void, undo, amend,
   adjust_score, end_round at past game times), fed in batches to one ``MatchFolds`` backed by the
   store and queried in between (checkpoints taken before a ruling are stored too): a fresh
@@ -23,6 +24,7 @@ from adjudicator.kernel.fold import Running, fold
 from events import EventStore
 from projections.checkpoints import MatchFolds
 from projections.stored_checkpoints import CODECS, FoldStore, StoredFolds
+from projections.stored_pages import Pager
 from projections.views import Known
 from tests.kit import T0
 from tests.property.test_checkpoints import (
@@ -57,12 +59,18 @@ class Counting(StoredFolds):
 
 
 def check_codec(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: list[Fact]) -> None:
-    codec = CODECS[game.name]
+    """Each state, stored as a row and pages of any size (``stored_pages``) by one writer and
+    read back by a fresh one, is the state."""
+    size = data.draw(st.integers(1, 6), label="page")
+    writer, pages = Pager(CODECS[game.name], size), dict[str, bytes]()
     initial = game.initial(setup)
     times = [f.at for f in facts] or [T0]
     for at in data.draw(st.lists(st.sampled_from(times), min_size=1, max_size=4), label="ats"):
         state = fold(game, setup, facts, at).state
-        back = codec.decode(codec.encode(state), initial)
+        row, fresh = writer.encode(state)
+        pages.update(fresh)
+        writer.mark(dict(fresh))
+        back = Pager(CODECS[game.name], size).decode(row, lambda _: pages, initial)
         assert type(back) is type(state)
         assert back == state
         assert game.view(back, HOST_VIEW) == game.view(state, HOST_VIEW)
@@ -71,7 +79,8 @@ def check_codec(data: st.DataObject, game: Game[Any, Any], setup: Setup, facts: 
 def backed(
     store: EventStore, match_id: str, game: Game[Any, Any], setup: Setup, every: int
 ) -> tuple[MatchFolds, FoldStore]:
-    folds = FoldStore(store, stride=every * 2 if every > 2 else every)
+    page = 1 + every % 3  # pages of 1 to 3 entries: a few pages even in a short history
+    folds = FoldStore(store, stride=every * 2 if every > 2 else every, page=page)
     backing = folds.backing(match_id, game, game.initial(setup))
     assert backing is not None
     backing.__class__ = Counting

@@ -83,11 +83,11 @@ def check(
         )
         fed += len(batch)
         at = data.draw(st.integers(1, fed), label="head seq")
-        heads = Heads(FoldStore(store))
+        heads = Heads(FoldStore(store, page=2))
         head = Running.start(game, setup, facts[:at])
         event = store.read(match_id, after_seq=at - 1, to_seq=at)[0]
         heads.save(match_id, game, head, event.hash)
-        fresh = Heads(FoldStore(store))  # a restart: nothing in memory
+        fresh = Heads(FoldStore(store, page=2))  # a restart: nothing in memory
         got = fresh.resume(game, match_id, initial)
         want = Running.start(game, setup, facts[:fed])
         stored_seq = fresh._read(match_id, _codec(game))
@@ -147,7 +147,7 @@ def test_a_head_of_another_log_is_never_used(store: EventStore) -> None:
     setup = replace(table.setup, match_id=str(uuid4()), created_at=CREATED)
     match_id = new_match(store, game, setup)
     store.append(match_id, 0, [NewEvent(f.type, f.actor, f.at, plain(f.payload)) for f in facts])
-    heads, initial = Heads(FoldStore(store)), game.initial(setup)
+    heads, initial = Heads(FoldStore(store, page=2)), game.initial(setup)
     second = store.read(match_id, after_seq=1, to_seq=2)[0].hash
     heads.save(match_id, game, Running.start(game, setup, facts[:2]), "0" * 64)
     assert heads.resume(game, match_id, initial) is None

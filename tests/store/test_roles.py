@@ -141,6 +141,7 @@ def test_the_grants_name_the_role_quoted_and_only_the_columns_the_store_moves() 
         'GRANT DELETE ON operator_tokens TO "odd""name"',
         'GRANT SELECT, INSERT, DELETE ON fold_checkpoints TO "odd""name"',
         'GRANT SELECT, INSERT, UPDATE, DELETE ON fold_heads TO "odd""name"',
+        'GRANT SELECT, INSERT, DELETE ON fold_pages TO "odd""name"',
     ]
 
 

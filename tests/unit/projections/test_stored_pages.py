@@ -1,0 +1,174 @@
+"""A stored state's history in pages shared by content (``projections.stored_pages``), pure: a
+toy codec whose state is a label and a cons list of ints, and an in-memory page table.
+
+The pages' point is space: the stored states of one timeline share the pages before them, and a
+ruling's new timeline shares those before its first change, so a timeline's stored states take
+space in proportion to the match, not its square (``docs/scaling.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from projections.stored_pages import Page, PageError, Pager, digest_of
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    head: int
+    tail: Cell | None = None
+
+
+State = tuple[str, Cell | None]
+
+
+class ToyCodec:
+    def split(self, state: State) -> tuple[bytes, Cell | None]:
+        return msgspec.msgpack.encode(state[0]), state[1]
+
+    def pack(self, entries: list[Any]) -> bytes:
+        return msgspec.msgpack.encode(entries)
+
+    def unpack(self, blob: bytes) -> list[Any]:
+        return msgspec.msgpack.decode(blob, type=list[int])
+
+    def join(self, bare: bytes, history: list[Any], initial: Any) -> State:
+        node = None
+        for entry in history:
+            node = Cell(entry, node)
+        return msgspec.msgpack.decode(bare, type=str), node
+
+
+def extended(state: State, entries: list[int]) -> State:
+    node = state[1]
+    for entry in entries:
+        node = Cell(entry, node)
+    return state[0], node
+
+
+def entries_of(state: State) -> list[int]:
+    out, node = [], state[1]
+    while node is not None:
+        out.append(node.head)
+        node = node.tail
+    return out[::-1]
+
+
+class Table:
+    """The pages stored, as ``fold_pages`` holds them, and what a writer adds to it."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, bytes] = {}
+        self.writes: list[list[Page]] = []
+
+    def store(self, pager: Pager, state: State) -> bytes:
+        row, fresh = pager.encode(state)
+        self.writes.append(fresh)
+        self.pages.update(fresh)
+        pager.mark(digest for digest, _ in fresh)
+        return row
+
+    def read(self, row: bytes, size: int = 4) -> State:
+        state: State = Pager(ToyCodec(), size).decode(row, lambda _: self.pages, None)
+        return state
+
+
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=60), st.integers(1, 8))
+def test_a_state_stored_as_a_row_and_pages_reads_back_whole(entries: list[int], size: int) -> None:
+    table = Table()
+    state = extended(("label", None), entries)
+    row = table.store(Pager(ToyCodec(), size), state)
+    assert entries_of(table.read(row, size)) == entries
+    assert table.read(row, size)[0] == "label"
+    full = len(entries) // size
+    assert len(msgspec.msgpack.decode(row)[2]) == full
+    assert len(table.pages) == len({tuple(entries[i * size : (i + 1) * size]) for i in range(full)})
+
+
+def test_the_states_of_one_timeline_share_the_pages_before_them() -> None:
+    """Stored every 10 entries up to 100 (pages of 4): each entry is written in one page once,
+    not once per state after it (which was 550 entries for these ten states)."""
+    table, pager = Table(), Pager(ToyCodec(), 4)
+    state: State = ("s", None)
+    for k in range(10):
+        state = extended(state, list(range(10 * k, 10 * k + 10)))
+        table.store(pager, state)
+    written = sum(len(ToyCodec().unpack(blob)) for fresh in table.writes for _, blob in fresh)
+    assert written == 100
+    assert len(table.pages) == 25
+
+
+def test_a_new_timeline_shares_the_pages_before_its_first_change() -> None:
+    """A void of entry 48 of 100 (its state folded again from a checkpoint before it: new nodes
+    after it): the new timeline's row names the same first twelve pages, by content, even from
+    a pager that never saw them, and adds twelve of its own (every later page moved by one)."""
+    table = Table()
+    before = extended(("s", None), list(range(48)))
+    old = extended(before, list(range(48, 100)))
+    new = extended(("s", None), [*range(48), *range(49, 100)])
+    old_row = table.store(Pager(ToyCodec(), 4), old)
+    new_row = table.store(Pager(ToyCodec(), 4), new)
+    assert entries_of(table.read(new_row)) == [*range(48), *range(49, 100)]
+    assert entries_of(table.read(old_row)) == list(range(100))
+    digests = [msgspec.msgpack.decode(row)[2] for row in (old_row, new_row)]
+    assert digests[0][:12] == digests[1][:12]
+    assert not set(digests[0][12:]) & set(digests[1][12:])
+    assert len(table.pages) == 25 + 12
+
+
+def test_a_state_read_back_then_extended_writes_only_the_new_pages() -> None:
+    """After a restart the writer knows the pages of the state it read (they are stored)."""
+    table = Table()
+    row = table.store(Pager(ToyCodec(), 4), extended(("s", None), list(range(40))))
+    reader = Pager(ToyCodec(), 4)
+    state: State = reader.decode(row, lambda _: table.pages, None)
+    table.store(reader, extended(state, list(range(40, 48))))
+    assert [len(fresh) for fresh in table.writes] == [10, 2]
+
+
+def test_a_page_written_but_not_stored_is_written_again() -> None:
+    """A page the writer encoded whose write failed (not marked) goes with the next row."""
+    pager = Pager(ToyCodec(), 4)
+    state = extended(("s", None), list(range(8)))
+    _, first = pager.encode(state)
+    _, again = pager.encode(state)
+    assert [d for d, _ in again] == [d for d, _ in first]
+    pager.mark(d for d, _ in first)
+    assert pager.encode(state)[1] == []
+
+
+def test_a_missing_or_altered_page_fails_the_read() -> None:
+    table = Table()
+    row = table.store(Pager(ToyCodec(), 4), extended(("s", None), list(range(12))))
+    digest = sorted(table.pages)[0]
+    blob = table.pages.pop(digest)
+    with pytest.raises(PageError):
+        table.read(row)
+    table.pages[digest] = blob[:-1] + b"\x07"
+    assert digest_of(table.pages[digest]) != digest
+    with pytest.raises(PageError):
+        table.read(row)
+    table.pages[digest] = blob
+    assert entries_of(table.read(row)) == list(range(12))
+
+
+def test_the_writer_remembers_at_most_its_bound_of_pages() -> None:
+    pager = Pager(ToyCodec(), 1, memo=3)
+    pager.encode(extended(("s", None), list(range(10))))
+    assert len(pager._digests) == 3
+
+
+def test_a_page_holds_at_least_one_entry() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        Pager(ToyCodec(), 0)
+
+
+def test_a_row_names_its_page_size_so_a_reader_of_another_size_reads_it() -> None:
+    table = Table()
+    row = table.store(Pager(ToyCodec(), 2), extended(("s", None), list(range(11))))
+    assert entries_of(table.read(row, size=5)) == list(range(11))
