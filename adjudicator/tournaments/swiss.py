@@ -2,8 +2,9 @@
 
 The absolute criteria are hard: no two players meet twice (a forfeit counts as a meeting) and
 nobody gets a second bye (nor a bye after a forfeit win). Among the pairings that pair everyone
-(a maximum-cardinality matching: networkx's Edmonds blossom algorithm), the weights choose, in
-strict priority (each tier outweighs every possible sum of the tiers below it):
+(a maximum-cardinality matching: networkx's Edmonds blossom algorithm, run by a faster copy of
+it, ``matching``, which returns the same matching), the weights choose, in strict priority (each
+tier outweighs every possible sum of the tiers below it):
 
 1. the bye to the lowest-ranked player who may have one;
 2. no pair of players with the same absolute seat preference;
@@ -31,6 +32,7 @@ from typing import Any
 import networkx as nx
 
 from adjudicator.tournaments import seats
+from adjudicator.tournaments.matching import max_weight_matching
 from adjudicator.tournaments.model import Pairing, Player, TournamentError
 from adjudicator.tournaments.records import Game, points
 
@@ -70,7 +72,7 @@ def pair(
         for pid in ranked
     }
     graph = _graph(ranked, score, history, prefs, floats)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         raise TournamentError(
             "no_valid_pairing", f"round {round_number}: no pairing without a rematch"
@@ -108,7 +110,7 @@ def _remainders(
             clash = costs[seats.conflict(prefs[a], prefs[b])]
             cost = clash + _position(place[a], place[b], True, n)
             sub.add_edge(a, b, weight=strong * (n + 2) ** 3 - cost)
-        kept |= nx.max_weight_matching(sub, maxcardinality=True)
+        kept |= max_weight_matching(sub, maxcardinality=True)
     return kept
 
 
