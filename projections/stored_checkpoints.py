@@ -385,7 +385,7 @@ class FoldStore:
         )
 
     def prune(self, current: Collection[str]) -> int:
-        """Delete the stored checkpoints and heads of every codec but ``current`` (the codecs
+        """Delete the stored checkpoints, heads and pages of every codec but ``current`` (the codecs
         of the running code's games: rows of any other are never read again, and a deploy
         names new codecs), ``PRUNE_BATCH`` rows a transaction, so that appends waiting for the
         write turn wait for one short delete at a time; returns how many rows went."""

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from events import EventStore
-from events.tables import fold_checkpoints, fold_heads
+from events.tables import fold_checkpoints, fold_heads, fold_pages
 from projections import stored_checkpoints
 from projections.stored_checkpoints import FoldStore
 from tests.api.conftest import make_app
@@ -49,14 +49,14 @@ def test_an_apps_shutdown_closes_its_writer(database_url: str, clock: ManualCloc
 def test_prune_deletes_the_stored_states_of_every_codec_but_the_current(
     store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Checkpoints and heads of codecs no longer written go, a few rows a transaction (the
-    batch made small here, so that it takes several); the current codecs' stay."""
+    """Checkpoints, heads and pages of codecs no longer written go, a few rows a transaction
+    (the batch made small here, so that it takes several); the current codecs' stay."""
     monkeypatch.setattr(stored_checkpoints, "PRUNE_BATCH", 3)
     folds = FoldStore(store)
     digest = bytes(16)
     for codec in ("zoom:old", "zoom:new", "nnt:new"):
         for k in range(1, 5):
-            folds.write("m-1", codec, k * 1000, digest, b"state")
+            folds.write("m-1", codec, k * 1000, digest, b"state", [(f"{codec}{k}", b"page")])
     heads = {"m-1": "zoom:old", "m-2": "zoom:new", "m-3": "gone"}
     for match_id, codec in heads.items():
         row = {
@@ -69,14 +69,16 @@ def test_prune_deletes_the_stored_states_of_every_codec_but_the_current(
         }
         folds.execute(folds.insert(fold_heads).values(row))
 
-    assert folds.prune({"zoom:new", "nnt:new"}) == 4 + 2
+    assert folds.prune({"zoom:new", "nnt:new"}) == 4 + 2 + 4
 
     with store.engine.connect() as conn:
         kept = {
             tuple(r) for r in conn.execute(select(fold_checkpoints.c.codec, fold_checkpoints.c.k))
         }
         kept_heads = set(conn.execute(select(fold_heads.c.match_id)).scalars())
+        kept_pages = set(conn.execute(select(fold_pages.c.digest)).scalars())
     assert kept == {(c, k * 1000) for c in ("zoom:new", "nnt:new") for k in range(1, 5)}
+    assert kept_pages == {f"{c}{k}" for c in ("zoom:new", "nnt:new") for k in range(1, 5)}
     assert kept_heads == {"m-2"}
     assert folds.prune({"zoom:new", "nnt:new"}) == 0
 
