@@ -19,12 +19,9 @@ ruling changed): their median and worst.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -35,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from infra.bench.service import Match, auth, long_match_at, serve  # noqa: E402
-from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
+from infra.bench.zoom_bench import scratch_store  # noqa: E402
 
 TABLES = ("fold_checkpoints", "fold_heads", "fold_pages")
 
@@ -107,14 +104,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, nargs="+", default=[10_000, 30_000])
     parser.add_argument("--reads", type=int, default=10)
     args = parser.parse_args()
-    server = os.environ.get("DATABASE_URL")
     for events in args.events:
-        with ExitStack() as stack:
-            if server:
-                url = stack.enter_context(scratch_postgres(server))
-            else:
-                folder = stack.enter_context(tempfile.TemporaryDirectory())
-                url = f"sqlite:///{folder}/bench.sqlite3"
+        with scratch_store("bench.sqlite3") as url:
             run(url, events, max(args.reads, 2))
 
 

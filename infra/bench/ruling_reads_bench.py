@@ -18,9 +18,7 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -29,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from infra.bench.service import auth, long_match_at, serve  # noqa: E402
-from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
+from infra.bench.zoom_bench import scratch_store  # noqa: E402
 
 
 def reads_after_a_ruling(url: str, events: int, reads: int) -> list[float]:
@@ -53,15 +51,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--reads", type=int, default=40)
     args = parser.parse_args()
-    server = os.environ.get("DATABASE_URL")
-    with ExitStack() as stack:
-        if server:
-            url = stack.enter_context(scratch_postgres(server))
-        else:
-            folder = stack.enter_context(tempfile.TemporaryDirectory())
-            url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+    with scratch_store("bench.sqlite3") as url:
         took = reads_after_a_ruling(url, args.events, max(args.reads, 10))
-    store = "PostgreSQL" if server else "SQLite"
+    store = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     print(f"{args.events:,}-event match ({store}), GET /state now after a void in its middle:")
     print("  reads 1-10 (ms):", ", ".join(f"{ms:.1f}" for ms in took[:10]))
     print(f"  median of the first five: {statistics.median(took[:5]):.1f} ms")
