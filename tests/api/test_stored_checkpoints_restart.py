@@ -75,6 +75,17 @@ def small_checkpoints(service: MatchService) -> None:
     service.store._callbacks = [service.checkpoints.appended]
 
 
+CELLS = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2", "b3", "c4", "d2"]
+
+
+def played(api: Api, buzzes: int) -> None:
+    """A supplied match, its round started, then ``buzzes`` buzzes 3 s apart (seats in turn)."""
+    supplied_match(api)
+    for i, cell in enumerate(CELLS[:buzzes]):
+        api.clock.advance(3)
+        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+
+
 def rendered(service: MatchService, match_id: str, at: Any, known: Known) -> Any:
     snap = service.snapshot(match_id, at, known)
     view = state_view(service.game(snap.match.game), snap, HOST)
@@ -101,11 +112,7 @@ def test_a_restarted_service_resumes_from_stored_checkpoints(
     service: MatchService = app.state.service
     small_checkpoints(service)
     t0 = api.clock.now
-    supplied_match(api)
-    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2", "b3", "c4", "d2"]
-    for i, cell in enumerate(cells):
-        api.clock.advance(3)
-        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    played(api, 12)
     assert service.checkpoints.stored is not None
     service.checkpoints.stored.flush()
     assert stored(service, api.match_id) >= 2
@@ -141,12 +148,7 @@ def test_the_stored_states_of_a_match_share_the_pages_of_its_history(
     after a ruling may leave the pages only it named: at most a stride's buzzes a ruling.)"""
     service: MatchService = app.state.service
     small_checkpoints(service)
-    t0 = api.clock.now
-    supplied_match(api)
-    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2", "b3", "c4", "d2"]
-    for i, cell in enumerate(cells):
-        api.clock.advance(3)
-        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    played(api, 12)
     api.clock.advance(5)
     ruling = api.rule({"type": "void", "target_seq": 10, "reason": "misprint"})
     assert ruling.status_code == 201, ruling.text
@@ -168,7 +170,6 @@ def test_the_stored_states_of_a_match_share_the_pages_of_its_history(
     written = sum(len(msgspec.msgpack.decode(bytes(blob))) for blob in pages.values())
     assert written == 2 * len(pages) < held
     assert written <= 2 * 12  # each buzz at most once a timeline (two: before and after)
-    assert t0 < api.clock.now
 
 
 def reads_after_restart(restart: Restart, service: MatchService) -> tuple[MatchService, list[int]]:
@@ -195,11 +196,7 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     head, it folds the whole log instead (a ruling may reshape the past)."""
     service: MatchService = app.state.service
     small_checkpoints(service)
-    supplied_match(api)
-    cells = ["a1", "b2", "c3", "d3", "a4", "b4", "c1", "d1", "a2"]
-    for i, cell in enumerate(cells):
-        api.clock.advance(3)
-        api.ok(("alpha", "beta")[i % 2], buzz(("alpha", "beta")[i % 2], "ABCD"[i % 4], cell))
+    played(api, 9)
     assert service.checkpoints.stored is not None
     service.checkpoints.stored.flush()
     last = service.store.last_seq(api.match_id)
