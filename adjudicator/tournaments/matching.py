@@ -9,7 +9,8 @@ algorithm or the order it takes them in, so it returns exactly the matching netw
   the graph's neighbours; the slack of an edge reads it there instead of through the graph and
   its edge data (networkx's ``2 * G[v][w].get(weight, 1)``, recomputed at every slack);
 - the neighbour scan of an S-vertex, where nearly all the time goes (a 64-player Swiss round
-  computes about 160,000 slacks), computes the slack inline;
+  computes about 160,000 slacks), computes the slack inline, looks an edge up in
+  ``allowedge`` once and a blossom's label once (nothing changes either between the lookups);
 - the final ``verifyOptimum`` self-check (assertions over every edge) is not run.
 
 Why a copy: pairing a 64-player Swiss round spent about 60% of its time in networkx's function,
@@ -656,17 +657,22 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                     if bv == bw:
                         # this edge is internal to a blossom; ignore it
                         continue
-                    if (v, w) not in allowedge:
+                    vw = (v, w)
+                    if vw in allowedge:
+                        allowed = True
+                    else:
                         kslack = uv + dualvar[w] - dv[w]
-                        if kslack <= 0:
+                        allowed = kslack <= 0
+                        if allowed:
                             # edge k has zero slack => it is allowable
-                            allowedge[(v, w)] = allowedge[(w, v)] = True
-                    if (v, w) in allowedge:
-                        if label.get(bw) is None:
+                            allowedge[vw] = allowedge[(w, v)] = True
+                    lb = label.get(bw)
+                    if allowed:
+                        if lb is None:
                             # (C1) w is a free vertex;
                             # label w with T and label its mate with S (R12).
                             assignLabel(w, 2, v)
-                        elif label.get(bw) == 1:
+                        elif lb == 1:
                             # (C2) w is an S-vertex (not in the same blossom);
                             # follow back-links to discover either an
                             # augmenting path or a new blossom.
@@ -689,7 +695,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                             assert label[bw] == 2
                             label[w] = 2
                             labeledge[w] = (v, w)
-                    elif label.get(bw) == 1:
+                    elif lb == 1:
                         # keep track of the least-slack non-allowable edge to
                         # a different S-blossom.
                         e = bestedge.get(bv)
