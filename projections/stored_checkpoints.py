@@ -378,11 +378,30 @@ class FoldStore:
     ) -> None:
         """Insert one checkpoint and the pages it adds, in one transaction (nothing where they
         are stored already)."""
-        row = {"match_id": match_id, "codec": codec, "k": k, "prefix": digest.hex(), "state": blob}
         self.execute(
             *self.page_inserts(match_id, codec, pages),
-            self.insert(fold_checkpoints).values(row).on_conflict_do_nothing(),
+            self.checkpoint_insert(match_id, codec, k, digest, blob),
         )
+
+    def checkpoint_insert(
+        self, match_id: str, codec: str, k: int, digest: bytes, blob: bytes
+    ) -> Any:
+        """The INSERT of one checkpoint's row (nothing where it is stored already)."""
+        row = {"match_id": match_id, "codec": codec, "k": k, "prefix": digest.hex(), "state": blob}
+        return self.insert(fold_checkpoints).values(row).on_conflict_do_nothing()
+
+    def save_state(
+        self, match_id: str, codec: str, pager: Pager, state: Any, row: Callable[[bytes], Any]
+    ) -> None:
+        """Encode ``state`` by ``pager`` and write ``row(blob)`` (the statement storing its row)
+        with the pages it adds, in one transaction; those pages are then known stored."""
+        blob, pages = pager.encode(state)
+        self.execute(*self.page_inserts(match_id, codec, pages), row(blob))
+        pager.mark(digest for digest, _ in pages)
+
+    def load_state(self, match_id: str, codec: str, pager: Pager, blob: bytes, initial: Any) -> Any:
+        """The state of a stored row of ``match_id``, its pages read from the store."""
+        return pager.decode(blob, lambda digests: self.pages(match_id, codec, digests), initial)
 
     def prune(self, current: Collection[str]) -> int:
         """Delete the stored checkpoints, heads and pages of every codec but ``current`` (the codecs
@@ -438,7 +457,7 @@ class StoredFolds:
             if found is None:
                 return None
             k, digest, blob = found
-            state = self.decode(blob)
+            state = self.folds.load_state(self.match_id, self.codec, self.pager, blob, self.initial)
         except Exception:
             log.warning("stored fold checkpoint unreadable (ignored)", exc_info=True)
             return None
@@ -458,17 +477,12 @@ class StoredFolds:
             if len(self._saved) > 4096:
                 self._saved.clear()
 
+        def row(blob: bytes) -> Any:
+            return self.folds.checkpoint_insert(self.match_id, self.codec, k, digest, blob)
+
         def job() -> None:
-            blob, pages = self.pager.encode(state)
-            self.folds.write(self.match_id, self.codec, k, digest, blob, pages)
-            self.pager.mark(page for page, _ in pages)
+            self.folds.save_state(self.match_id, self.codec, self.pager, state, row)
 
         if not self.folds.submit(job):
             with self._lock:
                 self._saved.discard((k, digest))
-
-    def decode(self, blob: bytes) -> Any:
-        """The state of a stored row of this match (its pages read from the store)."""
-        return self.pager.decode(
-            blob, lambda digests: self.folds.pages(self.match_id, self.codec, digests), self.initial
-        )

@@ -84,26 +84,20 @@ class Heads:
         codec = codec_id(game)
         if codec is None or running.seq < 1:
             return
-        pager = pager or self.folds.pager(game)
-        state, pages = pager.encode(running.state)
-        row = {
-            "match_id": match_id,
-            "codec": codec,
-            "seq": running.seq,
-            "hash": hash,
-            "meta": encode_meta(running),
-            "state": state,
-        }
-        statement = self.folds.insert(fold_heads).values(row)
-        self.folds.execute(
-            *self.folds.page_inserts(match_id, codec, pages),
-            statement.on_conflict_do_update(
+        meta = encode_meta(running)
+
+        def row(state: bytes) -> Any:
+            values = {"match_id": match_id, "codec": codec, "seq": running.seq, "hash": hash,
+                      "meta": meta, "state": state}  # fmt: skip
+            statement = self.folds.insert(fold_heads).values(values)
+            return statement.on_conflict_do_update(
                 index_elements=["match_id", "codec"],
                 set_={k: statement.excluded[k] for k in ("seq", "hash", "meta", "state")},
                 where=fold_heads.c.seq < statement.excluded.seq,
-            ),
-        )
-        pager.mark(digest for digest, _ in pages)
+            )
+
+        pager = pager or self.folds.pager(game)
+        self.folds.save_state(match_id, codec, pager, running.state, row)
 
     def resume(
         self, game: Game[Any, Any], match_id: str, initial: Any
@@ -126,9 +120,7 @@ class Heads:
             running = decode_meta(meta, None, seq)
             if not running.accepts(facts):
                 return None
-            state = self.folds.pager(game).decode(
-                blob, lambda digests: self.folds.pages(match_id, codec, digests), initial
-            )
+            state = self.folds.load_state(match_id, codec, self.folds.pager(game), blob, initial)
         except Exception:
             log.warning("stored fold head unreadable (ignored)", exc_info=True)
             return None
