@@ -360,7 +360,7 @@ class Checkpoints:
         self.stored, self.resolve = stored, resolve
         self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
         self._lock = threading.Lock()
-        self._warming: set[str] = set()
+        self._queued: set[str] = set()  # matches whose store_all is queued, not yet begun
 
     def running(
         self, game: Game[Any, Any], match: MatchRecord, events: Sequence[StoredEvent]
@@ -375,7 +375,9 @@ class Checkpoints:
 
     def appended(self, match_id: str, stored: Sequence[StoredEvent]) -> None:
         """After an append: when the log passed a multiple of the stride, take (and
-        store) the match's checkpoints in the background. Never raises, never blocks."""
+        store) the match's checkpoints in the background. Never raises, never blocks. One
+        job a match is queued at a time (it reads the log when it begins, so it covers every
+        append before); an append while the match's job runs queues the next one."""
         if self.stored is None or self.resolve is None or not stored:
             return
         stride = self.stored.stride
@@ -383,20 +385,18 @@ class Checkpoints:
         if not closed and stored[-1].seq // stride == (stored[0].seq - 1) // stride:
             return
         with self._lock:
-            if match_id in self._warming:
+            if match_id in self._queued:
                 return
-            self._warming.add(match_id)
+            self._queued.add(match_id)
         if not self.stored.submit(lambda: self._warm(match_id)):
             with self._lock:
-                self._warming.discard(match_id)
+                self._queued.discard(match_id)
 
     def _warm(self, match_id: str) -> None:
-        try:
-            assert self.resolve is not None
-            self.store_all(*self.resolve(match_id))
-        finally:
-            with self._lock:
-                self._warming.discard(match_id)
+        with self._lock:
+            self._queued.discard(match_id)  # begun: a later append queues another
+        assert self.resolve is not None
+        self.store_all(*self.resolve(match_id))
 
     def store_all(self, game: Game[Any, Any], match: MatchRecord) -> None:
         """Take the match's checkpoints up to its last event and, with a ``stored``, store them

@@ -6,7 +6,8 @@ a new one and leave it open)."""
 from __future__ import annotations
 
 import threading
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,6 +16,7 @@ from sqlalchemy import select
 from events import EventStore
 from events.tables import fold_checkpoints, fold_heads, fold_pages
 from projections import stored_checkpoints
+from projections.checkpoints import Checkpoints
 from projections.stored_checkpoints import FoldStore
 from tests.api.conftest import make_app
 from tests.store.support import ManualClock
@@ -93,3 +95,39 @@ def test_an_app_prunes_stale_codecs_when_it_starts(database_url: str, clock: Man
             left = conn.execute(select(fold_checkpoints.c.codec)).scalars().all()
     app.state.service.store.dispose()
     assert left == []
+
+
+def appended(*seqs: int) -> Any:
+    """Stand-ins for the events of one append (``Checkpoints.appended`` reads their seq and
+    type only)."""
+    return [SimpleNamespace(seq=seq, type="zoom.buzzed") for seq in seqs]
+
+
+def test_an_append_while_a_match_s_checkpoints_are_being_stored_queues_another_run(
+    store: EventStore,
+) -> None:
+    """The background job reads the log when it begins; a stride passed while it runs must
+    not be dropped (it was: the stored checkpoints then lagged until the next stride), and
+    while a run is queued, not begun, no second is queued (that one reads the log later)."""
+    folds = FoldStore(store, stride=4)
+    checkpoints = Checkpoints(
+        store, stored=folds, resolve=lambda match_id: cast(Any, (0, match_id))
+    )
+    runs: list[str] = []
+    began, release = threading.Event(), threading.Event()
+
+    def store_all(game: Any, match: Any) -> None:
+        runs.append(match)
+        began.set()
+        release.wait(10)
+
+    checkpoints.store_all = store_all  # type: ignore[method-assign]
+    checkpoints.appended("m-1", appended(3, 4))  # passes 4: queued, then begun
+    assert began.wait(10)
+    checkpoints.appended("m-1", appended(5))  # no stride passed
+    checkpoints.appended("m-1", appended(8))  # passes 8 while the first runs: queued
+    checkpoints.appended("m-1", appended(12))  # the second is queued, not begun: not again
+    release.set()
+    folds.flush()
+    folds.close()
+    assert runs == ["m-1", "m-1"]
