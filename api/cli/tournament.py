@@ -239,7 +239,7 @@ def is_bundle_file(file: str) -> bool:
 
 _TASKS: Sequence[Callable[[], Any]] | None = None
 """The tasks the forked workers run, by index (inherited when they fork, with what the tasks
-hold: the parsed bundle)."""
+hold: the records' texts, or the parsed log and the records' results)."""
 
 
 def _task_in_worker(index: int) -> Any:
@@ -249,7 +249,8 @@ def _task_in_worker(index: int) -> Any:
 
 def side_by_side(workers: int) -> Callable[[Sequence[Callable[[], Any]]], list[Any]]:
     """A bundle's tasks run in ``workers`` forked processes, one task at a time each, in the
-    order given (``verify_bundle`` gives the longest first)."""
+    order given; one pool a call (``verify_bundle`` runs the records' tasks, then the
+    pairings', which are given the records' results)."""
     from api.cli.audit import _forking
 
     def run(tasks: Sequence[Callable[[], Any]]) -> list[Any]:
@@ -280,7 +281,7 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
         except (OSError, UnicodeDecodeError) as error:
             print(f"error: cannot read {file}: {error}", file=sys.stderr)
             return 2
-    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the parsed bundle
+    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the tasks
         reports = [verify_bundle(text, games) for text in texts]
     else:
         reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]

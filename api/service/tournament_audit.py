@@ -141,12 +141,25 @@ def is_bundle(text: str) -> bool:
 Task = Callable[[], Any]
 Runner = Callable[[Sequence[Task]], list[Any]]
 """Tasks -> their results, in order: here one after the other (:func:`in_turn`), or side by
-side in the CLI's forked workers (each task one core's work; the workers inherit the parsed
-bundle, so a task is handed over by its index only)."""
+side in the CLI's forked workers (each task one core's work; the workers inherit what the
+tasks hold, so a task is handed over by its index only)."""
 
 RECORDS_PER_TASK = 16
-"""Match records verified by one task: a 300-match bundle makes about 19 tasks, few enough that
-handing them to workers costs nothing, many enough that two cores share them evenly."""
+"""Match records parsed and verified by one task: a 300-match bundle makes about 19 tasks, few
+enough that handing them to workers costs nothing, many enough that two cores share them
+evenly."""
+
+Reads = Mapping[str, Sequence[datetime]]
+"""Match id -> the instants a recorded pairing reads its result at."""
+Results = dict[tuple[str, datetime], "Result | ReadFailed"]
+
+
+class ReadFailed(Exception):
+    """A match's result could not be read (a record from elsewhere may hold anything): raised
+    again by the pairing check that reads it, which reports it as the original error."""
+
+    def __repr__(self) -> str:
+        return str(self.args[0])
 
 
 def in_turn(tasks: Sequence[Task]) -> list[Any]:
@@ -157,8 +170,9 @@ def verify_bundle(
     text: str, games: Mapping[str, Game[Any, Any]], run: Runner = in_turn
 ) -> dict[str, Any]:
     """Verify a bundle offline: the log's chain, every match record, every pairing recomputed
-    from the records. Parsed once, here; the records' checks and the pairings' are ``run``
-    as tasks (the pairings' first, the longest: each is a Swiss matching), all at once."""
+    from the records. Two rounds of tasks, each ``run`` at once: the records' (each batch of
+    records parsed, verified, and folded to its results at the instants the pairings read
+    them), then the pairings' (each a Swiss matching, given those results)."""
     try:
         with collector_paused:
             bundle = json.loads(text)
@@ -166,29 +180,29 @@ def verify_bundle(
                 raise ValueError(f"format is not {FORMAT}")
             log = loads(bundle["log"])
             texts: dict[str, str] = dict(bundle["matches"])
-            records = {m: loads(t) for m, t in texts.items()}
     except (ValueError, KeyError, TypeError, AttributeError, RecordFormatError) as error:
-        return report_json("", [Check("format", False, f"not a tournament bundle: {error}")])
-    problem = _matches_problem(log.events, records)
-    batches = _batches(list(records.values()), games)
-    pairings: list[Task] = []
-    if problem is None:
-        read = record_reader(records, games)
-        pairings = [
-            partial(pairing_check_at, log.events, i, read) for i in pairing_indices(log.events)
-        ]
-    done = run([*pairings, *batches])
-    reports = [report for batch in done[len(pairings) :] for report in batch]
+        return _not_a_bundle(error)
+    problem = _matches_problem(log.events, texts)
+    indices = [] if problem is not None else pairing_indices(log.events)
+    checked = run(_batches(texts, _reads(log.events, indices), games))
+    failed = next((c for c in checked if isinstance(c, str)), None)
+    if failed is not None:
+        return _not_a_bundle(failed)
+    reports = [report for batch, _ in checked for report in batch]
+    results: Results = {key: found for _, batch in checked for key, found in batch.items()}
+    read = partial(_read, results)
+    pairings = run([partial(pairing_check_at, log.events, i, read) for i in indices])
     checks = [chain_check(log.events)]
-    checks += [match_check(m, r) for m, r in zip(records, reports, strict=True)]
-    checks.append(
-        problem or Check("matches", True, f"{len(records)} match records, the paired ones")
-    )
-    checks += done[: len(pairings)]
-    return report_json(log.header.match_id, checks)
+    checks += [match_check(m, r) for m, r in zip(texts, reports, strict=True)]
+    checks.append(problem or Check("matches", True, f"{len(texts)} match records, the paired ones"))
+    return report_json(log.header.match_id, checks + pairings)
 
 
-def _matches_problem(events: Sequence[StoredEvent], records: Mapping[str, Record]) -> Check | None:
+def _not_a_bundle(error: object) -> dict[str, Any]:
+    return report_json("", [Check("format", False, f"not a tournament bundle: {error}")])
+
+
+def _matches_problem(events: Sequence[StoredEvent], records: Mapping[str, Any]) -> Check | None:
     """The failing ``matches`` check when the matches the log pairs are not the bundle's
     records (None when they are)."""
     try:
@@ -200,17 +214,58 @@ def _matches_problem(events: Sequence[StoredEvent], records: Mapping[str, Record
     return None
 
 
-def _batches(records: list[Record], games: Mapping[str, Game[Any, Any]]) -> list[Task]:
-    """The records' checks, :data:`RECORDS_PER_TASK` records a task."""
+def _reads(events: Sequence[StoredEvent], indices: Sequence[int]) -> dict[str, list[datetime]]:
+    """Each match's instants its result is read at by the pairings at ``indices``: every match
+    of the tournament as folded before a pairing, at that pairing's record time."""
+    reads: dict[str, list[datetime]] = {}
+    for index in indices:
+        try:
+            before = tfold.fold_tournament(events[:index])
+        except Exception:  # that pairing's own check reports it
+            continue
+        for match_id in before.match_ids():
+            reads.setdefault(match_id, []).append(events[index].recorded_at)
+    return reads
+
+
+def _batches(
+    texts: Mapping[str, str], reads: Reads, games: Mapping[str, Game[Any, Any]]
+) -> list[Task]:
+    """The records' tasks, :data:`RECORDS_PER_TASK` records a task."""
+    ids = list(texts)
     return [
-        partial(_verified, records[i : i + RECORDS_PER_TASK], games)
-        for i in range(0, len(records), RECORDS_PER_TASK)
+        partial(_checked, {m: texts[m] for m in ids[i : i + RECORDS_PER_TASK]}, reads, games)
+        for i in range(0, len(ids), RECORDS_PER_TASK)
     ]
 
 
-def _verified(records: Sequence[Record], games: Mapping[str, Game[Any, Any]]) -> list[VerifyReport]:
+def _checked(
+    texts: Mapping[str, str], reads: Reads, games: Mapping[str, Game[Any, Any]]
+) -> tuple[list[VerifyReport], Results] | str:
+    """A batch of records parsed and verified, and each one's results at the instants
+    ``reads`` names; or why one does not parse (then the bundle is not one)."""
     with collector_paused:
-        return [audit.verify_parsed(record, games) for record in records]
+        try:
+            records = {m: loads(t) for m, t in texts.items()}
+        except (ValueError, TypeError, AttributeError, RecordFormatError) as error:
+            return str(error)
+        reports = [audit.verify_parsed(record, games) for record in records.values()]
+        read = record_reader(records, games)
+        results: Results = {}
+        for match_id in records:
+            for instant in reads.get(match_id, ()):
+                try:
+                    results[match_id, instant] = read(match_id, instant)
+                except Exception as error:  # a record from elsewhere may hold anything
+                    results[match_id, instant] = ReadFailed(repr(error))
+        return reports, results
+
+
+def _read(results: Results, match_id: str, instant: datetime) -> Result:
+    found = results.get((match_id, instant))
+    if isinstance(found, ReadFailed):
+        raise found
+    return found
 
 
 def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, Any]]) -> Reader:

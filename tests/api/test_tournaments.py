@@ -348,6 +348,35 @@ def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
     assert not verify_bundle("{}", games)["ok"]
 
 
+def test_a_bundle_with_a_record_that_does_not_parse_or_whose_setup_cannot_be_read_fails(
+    api: Api, org: Organizer
+) -> None:
+    """A record that does not parse makes the bundle fail its ``format`` check alone; records
+    that parse but do not say how their matches were set up fail their own checks, and every
+    pairing that reads their results says it cannot recompute, naming why."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    bundle = json.loads(text)
+    first = next(iter(bundle["matches"]))
+    cut = {**bundle, "matches": {**bundle["matches"], first: bundle["matches"][first][:-40]}}
+    report = verify_bundle(json.dumps(cut), games)
+    assert [c["name"] for c in report["checks"]] == ["format"]
+    assert report["checks"][0]["detail"].startswith("not a tournament bundle: line")
+    unset = {
+        m: t.replace('"match.created"', '"match.made"', 1) for m, t in bundle["matches"].items()
+    }
+    report = verify_bundle(json.dumps({**bundle, "matches": unset}), games)
+    checks = {c["name"]: c for c in report["checks"]}
+    assert not report["ok"] and not checks[f"match {first}"]["ok"]
+    pairings = [c for name, c in checks.items() if name.startswith("pairing")]
+    assert pairings[0]["ok"]  # round 1 reads no result
+    for later in pairings[1:]:
+        assert not later["ok"] and later["detail"].startswith("cannot recompute: SetupMissing(")
+
+
 @pytest.mark.slow
 def test_a_bundle_verified_in_forked_workers_gives_the_report_verified_in_turn(
     api: Api, org: Organizer, tmp_path: Path
@@ -366,11 +395,14 @@ def test_a_bundle_verified_in_forked_workers_gives_the_report_verified_in_turn(
     first = next(iter(bundle["matches"]))
     changed = bundle["matches"][first].replace('"seq": 3', '"seq": 4', 1)
     broken = {**bundle, "matches": {**bundle["matches"], first: changed}}
+    unset = bundle["matches"][first].replace('"match.created"', '"match.made"', 1)
+    unread = {**bundle, "matches": {**bundle["matches"], first: unset}}
     reports = []
     for name, each in (
         ("good", text),
         ("forged", json.dumps(forged)),
         ("broken", json.dumps(broken)),
+        ("unread", json.dumps(unread)),
     ):
         file = tmp_path / f"{name}.json"
         file.write_text(each, encoding="utf-8")
@@ -384,7 +416,7 @@ def test_a_bundle_verified_in_forked_workers_gives_the_report_verified_in_turn(
         assert workers.stderr == ""
         reports.append(json.loads(workers.stdout))
         assert reports[-1] == verify_bundle(each, games)
-    assert [r["ok"] for r in reports] == [True, False, False]
+    assert [r["ok"] for r in reports] == [True, False, False, False]
     assert not next(c for c in reports[2]["checks"] if c["name"] == f"match {first}")["ok"]
 
 
