@@ -647,12 +647,12 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                 assert label[inblossom[v]] == 1
 
                 # Scan its neighbors (v's dual is not changed during the scan):
-                dv, uv = double[v], dualvar[v]
-                for w in dv:
+                # (v's blossom changes during the scan only when addBlossom makes a new one)
+                dv, uv, bv = double[v], dualvar[v], inblossom[v]
+                for w, dw in dv.items():
                     if w == v:
                         continue  # ignore self-loops
                     # w is a neighbor to v
-                    bv = inblossom[v]
                     bw = inblossom[w]
                     if bv == bw:
                         # this edge is internal to a blossom; ignore it
@@ -661,7 +661,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                     if vw in allowedge:
                         allowed = True
                     else:
-                        kslack = uv + dualvar[w] - dv[w]
+                        kslack = uv + dualvar[w] - dw
                         allowed = kslack <= 0
                         if allowed:
                             # edge k has zero slack => it is allowable
@@ -681,6 +681,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                                 # Found a new blossom; add it to the blossom
                                 # bookkeeping and turn it into an S-blossom.
                                 addBlossom(base, v, w)
+                                bv = inblossom[v]
                             else:
                                 # Found an augmenting path; augment the
                                 # matching and end this stage.
