@@ -11,15 +11,19 @@ does not verify, 2 the service cannot be reached or a file cannot be read."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:
+    from api.service.tournament_audit import Job
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 TIMEOUT = 60.0
@@ -237,32 +241,52 @@ def is_bundle_file(file: str) -> bool:
     return start.lstrip().startswith("{") and FORMAT in start
 
 
-_TASKS: Sequence[Callable[[], Any]] | None = None
-"""The tasks the forked workers run, by index (inherited when they fork, with what the tasks
-hold: the records' texts, or the parsed log and the records' results)."""
+_JOBS: Sequence[Job] | None = None
+"""The jobs the forked workers run, by index (inherited when they fork, with what the jobs
+hold: the records' texts, the parsed log)."""
 
 
-def _task_in_worker(index: int) -> Any:
-    assert _TASKS is not None
-    return _TASKS[index]()
+def _job_in_worker(index: int, needed: Sequence[Any]) -> Any:
+    assert _JOBS is not None
+    return _JOBS[index].work(*needed)
 
 
-def side_by_side(workers: int) -> Callable[[Sequence[Callable[[], Any]]], list[Any]]:
-    """A bundle's tasks run in ``workers`` forked processes, one task at a time each, in the
-    order given; one pool a call (``verify_bundle`` runs the records' tasks, then the
-    pairings', which are given the records' results)."""
+def side_by_side(workers: int) -> Callable[[Sequence[Job]], list[Any]]:
+    """A bundle's jobs (``api.service.tournament_audit.Job``) run in ``workers`` forked
+    processes, one at a time each: a job starts once the jobs it needs are done (their outputs
+    are sent to its worker), the earliest in the list of those that may first."""
     from api.cli.audit import _forking
 
-    def run(tasks: Sequence[Callable[[], Any]]) -> list[Any]:
-        global _TASKS  # noqa: PLW0603 (handed to the forked workers)
-        _TASKS = tasks
+    def run(jobs: Sequence[Job]) -> list[Any]:
+        global _JOBS  # noqa: PLW0603 (handed to the forked workers)
+        _JOBS = jobs
+        gc.freeze()
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
-                return list(pool.map(_task_in_worker, range(len(tasks))))
+                return _scheduled(pool, jobs, workers)
         finally:
-            _TASKS = None
+            gc.unfreeze()
+            _JOBS = None
 
     return run
+
+
+def _scheduled(pool: Executor, jobs: Sequence[Job], workers: int) -> list[Any]:
+    out: dict[int, Any] = {}
+    running: dict[Future[Any], int] = {}
+    waiting = list(range(len(jobs)))
+    while waiting or running:
+        ready = [i for i in waiting if all(n in out for n in jobs[i].needs)]
+        for i in ready[: workers - len(running)]:
+            waiting.remove(i)
+            needed = [out[n] for n in jobs[i].needs]
+            running[pool.submit(_job_in_worker, i, needed)] = i
+        if not running:
+            raise ValueError("the jobs left need each other: none can start")
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            out[running.pop(future)] = future.result()
+    return [out[i] for i in range(len(jobs))]
 
 
 def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
@@ -281,7 +305,7 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
         except (OSError, UnicodeDecodeError) as error:
             print(f"error: cannot read {file}: {error}", file=sys.stderr)
             return 2
-    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the tasks
+    if workers <= 1 or sys.platform != "linux":  # forked workers inherit the jobs
         reports = [verify_bundle(text, games) for text in texts]
     else:
         reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
+
+import orjson
 
 from adjudicator.kernel.decider import Game
 from adjudicator.tournaments import rules
@@ -30,7 +33,7 @@ from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
 from projections.collector import collector_paused
 from projections.tournament_results import MatchResults, RecordStreams, Result
-from projections.verify import Check, VerifyReport, chain_check
+from projections.verify import Check, chain_check
 from projections.views import Known
 
 FORMAT = "adjudicator-tournament/1"
@@ -138,20 +141,30 @@ def is_bundle(text: str) -> bool:
     return text.lstrip().startswith("{") and f'"format": "{FORMAT}"' in text[:200_000]
 
 
-Task = Callable[[], Any]
-Runner = Callable[[Sequence[Task]], list[Any]]
-"""Tasks -> their results, in order: here one after the other (:func:`in_turn`), or side by
-side in the CLI's forked workers (each task one core's work; the workers inherit what the
-tasks hold, so a task is handed over by its index only)."""
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One task of a bundle's verification: ``work`` is called with the outputs of the jobs
+    that ``needs`` names (indices of earlier jobs in the same list), in that order."""
+
+    work: Callable[..., Any]
+    needs: tuple[int, ...] = ()
+
+
+Runner = Callable[[Sequence[Job]], list[Any]]
+"""Jobs -> their outputs, in order: here one after the other (:func:`in_turn`), or side by
+side in the CLI's forked workers (``api.cli.tournament.side_by_side``: each job one core's
+work, started once the jobs it needs are done, earlier jobs in the list first; the workers
+inherit the jobs, so a job is handed over by its index and the outputs it needs)."""
 
 RECORDS_PER_TASK = 16
-"""Match records parsed and verified by one task: a 300-match bundle makes about 19 tasks, few
-enough that handing them to workers costs nothing, many enough that two cores share them
-evenly."""
+"""Match records parsed and verified by one job: a 300-match bundle makes about 19, few enough
+that handing them to workers costs nothing, many enough that two cores share them evenly."""
 
 Reads = Mapping[str, Sequence[datetime]]
 """Match id -> the instants a recorded pairing reads its result at."""
 Results = dict[tuple[str, datetime], "Result | ReadFailed"]
+Checked = tuple[dict[str, Check], Results] | str
+"""A batch of records' checks (one a record) and results, or why one of them does not parse."""
 
 
 class ReadFailed(Exception):
@@ -162,20 +175,24 @@ class ReadFailed(Exception):
         return str(self.args[0])
 
 
-def in_turn(tasks: Sequence[Task]) -> list[Any]:
-    return [task() for task in tasks]
+def in_turn(jobs: Sequence[Job]) -> list[Any]:
+    out: list[Any] = []
+    for job in jobs:
+        out.append(job.work(*(out[i] for i in job.needs)))
+    return out
 
 
 def verify_bundle(
     text: str, games: Mapping[str, Game[Any, Any]], run: Runner = in_turn
 ) -> dict[str, Any]:
     """Verify a bundle offline: the log's chain, every match record, every pairing recomputed
-    from the records. Two rounds of tasks, each ``run`` at once: the records' (each batch of
-    records parsed, verified, and folded to its results at the instants the pairings read
-    them), then the pairings' (each a Swiss matching, given those results)."""
+    from the records. Parsed here: the bundle's JSON and the tournament's log; then ``run``
+    the jobs (:func:`_jobs`): the records' batches (parsed, verified, and folded to their
+    results at the instants the pairings read them) and the pairings (each a Swiss matching,
+    given the results of the batches it reads)."""
     try:
         with collector_paused:
-            bundle = json.loads(text)
+            bundle = orjson.loads(text)
             if not isinstance(bundle, dict) or bundle.get("format") != FORMAT:
                 raise ValueError(f"format is not {FORMAT}")
             log = loads(bundle["log"])
@@ -184,18 +201,17 @@ def verify_bundle(
         return _not_a_bundle(error)
     problem = _matches_problem(log.events, texts)
     indices = [] if problem is not None else pairing_indices(log.events)
-    checked = run(_batches(texts, _reads(log.events, indices), games))
-    failed = next((c for c in checked if isinstance(c, str)), None)
+    jobs, pairings = _jobs(log.events, indices, texts, games)
+    done = run(jobs)
+    batches = [done[i] for i in range(len(jobs)) if i not in pairings]
+    failed = next((b for b in batches if isinstance(b, str)), None)
     if failed is not None:
         return _not_a_bundle(failed)
-    reports = [report for batch, _ in checked for report in batch]
-    results: Results = {key: found for _, batch in checked for key, found in batch.items()}
-    read = partial(_read, results)
-    pairings = run([partial(pairing_check_at, log.events, i, read) for i in indices])
+    verified = {m: check for found, _ in batches for m, check in found.items()}
     checks = [chain_check(log.events)]
-    checks += [match_check(m, r) for m, r in zip(texts, reports, strict=True)]
+    checks += [verified[m] for m in texts]
     checks.append(problem or Check("matches", True, f"{len(texts)} match records, the paired ones"))
-    return report_json(log.header.match_id, checks + pairings)
+    return report_json(log.header.match_id, checks + [done[i] for i in pairings])
 
 
 def _not_a_bundle(error: object) -> dict[str, Any]:
@@ -214,34 +230,63 @@ def _matches_problem(events: Sequence[StoredEvent], records: Mapping[str, Any]) 
     return None
 
 
-def _reads(events: Sequence[StoredEvent], indices: Sequence[int]) -> dict[str, list[datetime]]:
-    """Each match's instants its result is read at by the pairings at ``indices``: every match
-    of the tournament as folded before a pairing, at that pairing's record time."""
-    reads: dict[str, list[datetime]] = {}
-    for index in indices:
-        try:
-            before = tfold.fold_tournament(events[:index])
-        except Exception:  # that pairing's own check reports it
-            continue
-        for match_id in before.match_ids():
-            reads.setdefault(match_id, []).append(events[index].recorded_at)
-    return reads
-
-
-def _batches(
-    texts: Mapping[str, str], reads: Reads, games: Mapping[str, Game[Any, Any]]
-) -> list[Task]:
-    """The records' tasks, :data:`RECORDS_PER_TASK` records a task."""
-    ids = list(texts)
-    return [
-        partial(_checked, {m: texts[m] for m in ids[i : i + RECORDS_PER_TASK]}, reads, games)
-        for i in range(0, len(ids), RECORDS_PER_TASK)
+def _jobs(
+    events: Sequence[StoredEvent],
+    indices: Sequence[int],
+    texts: Mapping[str, str],
+    games: Mapping[str, Game[Any, Any]],
+) -> tuple[list[Job], list[int]]:
+    """The jobs, and where the pairings' are among them: first the pairings that read no
+    result (a first round: the whole field in one score group, the longest matching), then
+    the records' batches, then the other pairings, each needing the batches it reads (the
+    records batched in the order the pairings first read them, so the early rounds' pairings
+    may start while later records are still being checked)."""
+    reads = {i: [m for m in _read_by(events, i) if m in texts] for i in indices}
+    first = [i for i in indices if not reads[i]]
+    order = list(dict.fromkeys([*(m for i in indices for m in reads[i]), *texts]))
+    batch_of = {m: len(first) + i // RECORDS_PER_TASK for i, m in enumerate(order)}
+    instants = _instants(events, reads)
+    jobs = [Job(partial(_pairing_job, events, i)) for i in first]
+    jobs += [
+        Job(
+            partial(
+                _checked, {m: texts[m] for m in order[i : i + RECORDS_PER_TASK]}, instants, games
+            )
+        )
+        for i in range(0, len(order), RECORDS_PER_TASK)
     ]
+    later = [i for i in indices if reads[i]]
+    jobs += [
+        Job(partial(_pairing_job, events, i), tuple(sorted({batch_of[m] for m in reads[i]})))
+        for i in later
+    ]
+    where = {index: n for n, index in enumerate(first)}
+    where |= {index: len(jobs) - len(later) + n for n, index in enumerate(later)}
+    return jobs, [where[i] for i in indices]
+
+
+def _read_by(events: Sequence[StoredEvent], index: int) -> list[str]:
+    """The matches whose results the pairing at ``index`` reads: every match of the
+    tournament as folded before it (none when that does not fold: its own check says so)."""
+    try:
+        return tfold.fold_tournament(events[:index]).match_ids()
+    except Exception:  # a bundle from elsewhere may hold anything
+        return []
+
+
+def _instants(events: Sequence[StoredEvent], reads: Mapping[int, Sequence[str]]) -> Reads:
+    """Each match's instants its result is read at: the record time of each pairing (by its
+    index in ``events``) that reads it."""
+    instants: dict[str, list[datetime]] = {}
+    for index, match_ids in reads.items():
+        for match_id in match_ids:
+            instants.setdefault(match_id, []).append(events[index].recorded_at)
+    return instants
 
 
 def _checked(
     texts: Mapping[str, str], reads: Reads, games: Mapping[str, Game[Any, Any]]
-) -> tuple[list[VerifyReport], Results] | str:
+) -> Checked:
     """A batch of records parsed and verified, and each one's results at the instants
     ``reads`` names; or why one does not parse (then the bundle is not one)."""
     with collector_paused:
@@ -249,7 +294,7 @@ def _checked(
             records = {m: loads(t) for m, t in texts.items()}
         except (ValueError, TypeError, AttributeError, RecordFormatError) as error:
             return str(error)
-        reports = [audit.verify_parsed(record, games) for record in records.values()]
+        verified = {m: match_check(m, audit.verify_parsed(r, games)) for m, r in records.items()}
         read = record_reader(records, games)
         results: Results = {}
         for match_id in records:
@@ -258,7 +303,16 @@ def _checked(
                     results[match_id, instant] = read(match_id, instant)
                 except Exception as error:  # a record from elsewhere may hold anything
                     results[match_id, instant] = ReadFailed(repr(error))
-        return reports, results
+        return verified, results
+
+
+def _pairing_job(events: Sequence[StoredEvent], index: int, *checked: Checked) -> Check | None:
+    """The pairing at ``index`` checked against the results of the batches it reads (None when
+    one of them does not parse: the bundle then fails as a whole)."""
+    if any(isinstance(c, str) for c in checked):
+        return None
+    results: Results = {k: v for c in checked if not isinstance(c, str) for k, v in c[1].items()}
+    return pairing_check_at(events, index, partial(_read, results))
 
 
 def _read(results: Results, match_id: str, instant: datetime) -> Result:

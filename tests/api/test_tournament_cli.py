@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from api.cli import tournament as tournament_cli
 from api.cli.main import main, parser
 from api.cli.tournament import tournament_command
+from api.service.tournament_audit import Job, in_turn
 from tests.api.conftest import OPERATOR, Api
 from tests.api.tournament_client import declare
 
@@ -105,3 +109,31 @@ def test_an_unknown_tournament_and_an_unreachable_service_are_clear(
     args = parser().parse_args(["tournament", "standings", "x", "--url", "http://127.0.0.1:9"])
     assert tournament_command(args) == 2
     assert "did not answer" in capsys.readouterr().err
+
+
+def test_side_by_side_runs_each_job_once_its_needs_are_done_and_gives_what_in_turn_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The scheduler of ``verify --jobs N`` (threads stand in for the forked workers here, the
+    slow test above forks): a job starts only once every job it needs has given its output,
+    is handed those outputs in order, and the outputs come back in the jobs' order, as
+    ``in_turn`` gives them; jobs that need each other are refused, not waited on."""
+    started: list[int] = []
+
+    def work(name: int, *needed: Any) -> tuple[int, tuple[Any, ...]]:
+        started.append(name)
+        return name, needed
+
+    needs = [(), (), (0,), (1, 0), (), (2, 3), (4,)]
+    jobs = [Job(partial(work, i), n) for i, n in enumerate(needs)]
+    monkeypatch.setattr(tournament_cli, "_JOBS", jobs)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outputs = tournament_cli._scheduled(pool, jobs, 2)
+    assert outputs == in_turn(jobs)
+    assert outputs[5] == (5, (outputs[2], outputs[3]))
+    for i, need in enumerate(needs):
+        assert all(started.index(n) < started.index(i) for n in need)
+    circle = [Job(partial(work, 0), (1,)), Job(partial(work, 1), (0,))]
+    monkeypatch.setattr(tournament_cli, "_JOBS", circle)
+    with ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(ValueError, match="none can"):
+        tournament_cli._scheduled(pool, circle, 2)
