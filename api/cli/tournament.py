@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -292,7 +293,7 @@ def _scheduled(pool: Executor, jobs: Sequence[Job], workers: int) -> list[Any]:
 def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
     """Verify tournament bundles offline, each bundle's records and pairings side by side in
     ``jobs`` processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
-    file cannot be read."""
+    file cannot be read or a verifying process stops (killed: out of memory, a signal)."""
     from api.cli.audit import all_games, cores
     from api.service.tournament_audit import verify_bundle
 
@@ -308,7 +309,11 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
     if workers <= 1 or sys.platform != "linux":  # forked workers inherit the jobs
         reports = [verify_bundle(text, games) for text in texts]
     else:
-        reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]
+        try:
+            reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]
+        except BrokenProcessPool as broken:  # a worker was killed (out of memory, a signal)
+            print(f"error: a verifying process stopped: {broken}", file=sys.stderr)
+            return 2
     if as_json:
         print(json.dumps(reports[0] if len(reports) == 1 else reports, indent=1))
     else:

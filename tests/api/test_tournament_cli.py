@@ -5,6 +5,7 @@ exported bundle verified (and a forged one refused) without the service."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ import pytest
 from api.cli import tournament as tournament_cli
 from api.cli.main import main, parser
 from api.cli.tournament import tournament_command
+from api.service import tournament_audit
 from api.service.tournament_audit import Job, in_turn
 from tests.api.conftest import OPERATOR, Api
 from tests.api.tournament_client import declare
@@ -137,3 +139,34 @@ def test_side_by_side_runs_each_job_once_its_needs_are_done_and_gives_what_in_tu
     monkeypatch.setattr(tournament_cli, "_JOBS", circle)
     with ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(ValueError, match="none can"):
         tournament_cli._scheduled(pool, circle, 2)
+
+
+def _killed(*args: object) -> object:
+    os._exit(1)  # a worker that dies as an out-of-memory kill would end it
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_a_bundle_verify_whose_worker_dies_is_one_error_line_and_exit_2(
+    api: Api,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, out, _ = run(
+        api, capsys, "create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
+        "--player", "Ada", "--player", "Bo", "--token", OPERATOR,
+    )  # fmt: skip
+    assert code == 0, out
+    made = json.loads(out)
+    play(api, capsys, made["tournament_id"], made["organizer_token"])
+    bundle = tmp_path / "cup.json"
+    exported = run(
+        api, capsys, "export", made["tournament_id"], "-o", str(bundle),
+        "--token", made["organizer_token"],
+    )  # fmt: skip
+    assert exported[0] == 0
+    monkeypatch.setattr(tournament_audit, "_checked", _killed)
+
+    assert main(["verify", "--jobs", "2", str(bundle)]) == 2
+
+    assert capsys.readouterr().err.startswith("error: a verifying process stopped:")
