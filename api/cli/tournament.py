@@ -261,7 +261,8 @@ def side_by_side(workers: int) -> Callable[[Sequence[Job]], list[Any]]:
     def run(jobs: Sequence[Job]) -> list[Any]:
         global _JOBS  # noqa: PLW0603 (handed to the forked workers)
         _JOBS = jobs
-        gc.freeze()
+        gc.freeze()  # what the workers inherit, out of their collector's sight: a collection in
+        # a worker would walk it (and write to it, copying it page by page) before its next job
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=_forking()) as pool:
                 return _scheduled(pool, jobs, workers)
@@ -273,6 +274,8 @@ def side_by_side(workers: int) -> Callable[[Sequence[Job]], list[Any]]:
 
 
 def _scheduled(pool: Executor, jobs: Sequence[Job], workers: int) -> list[Any]:
+    """Each job's output, run in ``pool`` (at most ``workers`` at once, so that a job started
+    late is chosen when a worker frees up, not queued behind the others at the start)."""
     out: dict[int, Any] = {}
     running: dict[Future[Any], int] = {}
     waiting = list(range(len(jobs)))
