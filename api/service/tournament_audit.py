@@ -156,7 +156,7 @@ side in the CLI's forked workers (``api.cli.tournament.side_by_side``: each job 
 work, started once the jobs it needs are done, earlier jobs in the list first; the workers
 inherit the jobs, so a job is handed over by its index and the outputs it needs)."""
 
-RECORDS_PER_TASK = 16
+RECORDS_PER_JOB = 16
 """Match records parsed and verified by one job: a 300-match bundle makes about 19, few enough
 that handing them to workers costs nothing, many enough that two cores share them evenly."""
 
@@ -244,16 +244,16 @@ def _jobs(
     reads = {i: [m for m in _read_by(events, i) if m in texts] for i in indices}
     first = [i for i in indices if not reads[i]]
     order = list(dict.fromkeys([*(m for i in indices for m in reads[i]), *texts]))
-    batch_of = {m: len(first) + i // RECORDS_PER_TASK for i, m in enumerate(order)}
+    batch_of = {m: len(first) + i // RECORDS_PER_JOB for i, m in enumerate(order)}
     instants = _instants(events, reads)
     jobs = [Job(partial(_pairing_job, events, i)) for i in first]
     jobs += [
         Job(
             partial(
-                _checked, {m: texts[m] for m in order[i : i + RECORDS_PER_TASK]}, instants, games
+                _checked, {m: texts[m] for m in order[i : i + RECORDS_PER_JOB]}, instants, games
             )
         )
-        for i in range(0, len(order), RECORDS_PER_TASK)
+        for i in range(0, len(order), RECORDS_PER_JOB)
     ]
     later = [i for i in indices if reads[i]]
     jobs += [
