@@ -2,7 +2,7 @@
 
 A copy of ``networkx.algorithms.matching.max_weight_matching`` (networkx 3.6.1; BSD-3-Clause,
 Copyright (C) 2004-2025, NetworkX Developers; Aric Hagberg, Dan Schult, Pieter Swart; itself
-Joris van Rantwijk's ``mwmatching.py``) with four changes, none of which changes a step of the
+Joris van Rantwijk's ``mwmatching.py``) with three changes, none of which changes a step of the
 algorithm or the order it takes them in, so it returns exactly the matching networkx returns:
 
 - each edge's weight, doubled, is read once into a dict of dicts (``double``) in the order of
@@ -13,9 +13,6 @@ algorithm or the order it takes them in, so it returns exactly the matching netw
   ``allowedge`` once and a blossom's label once (nothing changes either between the lookups),
   and reads the scanned vertex's blossom once (again only after ``addBlossom``, which alone
   changes it during a scan);
-- the slack of an edge the scan makes a least-slack edge (``bestedge``) is kept beside it
-  (``bestslack``) until a dual variable changes, so the scan and delta2 compare against it
-  without computing it again;
 - the final ``verifyOptimum`` self-check (assertions over every edge) is not run.
 
 Why a copy: pairing a 64-player Swiss round spent about 60% of its time in networkx's function,
@@ -236,17 +233,6 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
 
     # Queue of newly discovered S-vertices.
     queue = []
-
-    # bestslack[k] = (e, 2 * slack of e) for an edge e the scan made bestedge[k], computed
-    # then; valid while no dual changes (it is cleared when they do), and only while e is
-    # still bestedge[k] (checked by identity): a slack read from here is the slack computed.
-    bestslack = {}
-
-    def _slack_of(k, e):
-        known = bestslack.get(k)
-        if known is not None and known[0] is e:
-            return known[1]
-        return dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]
 
     # Return 2 * slack of edge (v, w) (does not work inside blossoms).
     def slack(v, w):
@@ -630,7 +616,6 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
 
         # Forget all about least-slack edges.
         bestedge.clear()
-        bestslack.clear()
         for b in blossomdual:
             b.mybestedges = None
 
@@ -717,17 +702,15 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                         # keep track of the least-slack non-allowable edge to
                         # a different S-blossom.
                         e = bestedge.get(bv)
-                        if e is None or kslack < _slack_of(bv, e):
-                            bestedge[bv] = e = (v, w)
-                            bestslack[bv] = (e, kslack)
+                        if e is None or kslack < dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]:
+                            bestedge[bv] = (v, w)
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
                         # keep track of the least-slack edge that reaches w.
                         e = bestedge.get(w)
-                        if e is None or kslack < _slack_of(w, e):
-                            bestedge[w] = e = (v, w)
-                            bestslack[w] = (e, kslack)
+                        if e is None or kslack < dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]:
+                            bestedge[w] = (v, w)
 
             if augmented:
                 break
@@ -749,7 +732,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
             for v in gnodes:
                 e = bestedge.get(v)
                 if e is not None and label.get(inblossom[v]) is None:
-                    d = _slack_of(v, e)
+                    d = dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]
                     if deltatype == -1 or d < delta:
                         delta = d
                         deltatype = 2
@@ -790,7 +773,6 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                 delta = max(0, min(dualvar.values()))
 
             # Update dual variables according to delta.
-            bestslack.clear()
             for v in gnodes:
                 if label.get(inblossom[v]) == 1:
                     # S-vertex: 2*u = 2*u - 2*delta
