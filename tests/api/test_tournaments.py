@@ -348,17 +348,23 @@ def test_the_exported_bundle_verifies_offline_and_a_forged_pairing_does_not(
     assert not verify_bundle("{}", games)["ok"]
 
 
+def three_rounds_exported(api: Api, org: Organizer) -> tuple[str, Any]:
+    """A four-player Swiss of three rounds played (the better seed wins), exported as a bundle
+    by its organizer; and the service's games, to verify it with."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    return text, api.client.app.state.service.games  # type: ignore[attr-defined]
+
+
 def test_a_bundle_with_a_record_that_does_not_parse_or_whose_setup_cannot_be_read_fails(
     api: Api, org: Organizer
 ) -> None:
     """A record that does not parse makes the bundle fail its ``format`` check alone; records
     that parse but do not say how their matches were set up fail their own checks, and every
     pairing that reads their results says it cannot recompute, naming why."""
-    org.create(EIGHT[:4])
-    for _ in range(3):
-        play_round(api, org.pair(), better_seed)
-    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
-    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    text, games = three_rounds_exported(api, org)
     bundle = json.loads(text)
     first = next(iter(bundle["matches"]))
     cut = {**bundle, "matches": {**bundle["matches"], first: bundle["matches"][first][:-40]}}
@@ -385,11 +391,7 @@ def test_a_bundle_verified_in_forked_workers_gives_the_report_verified_in_turn(
     forked workers, in a process of its own: not pytest's, which runs threads) reports check by
     check as the one-process verify does: on the bundle, on one with a forged pairing, and on
     one whose match record has one changed seq."""
-    org.create(EIGHT[:4])
-    for _ in range(3):
-        play_round(api, org.pair(), better_seed)
-    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
-    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    text, games = three_rounds_exported(api, org)
     bundle = json.loads(text)
     forged = {**bundle, "log": bundle["log"].replace('"first": "p1"', '"first": "p9"', 1)}
     first = next(iter(bundle["matches"]))
