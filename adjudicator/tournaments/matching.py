@@ -2,17 +2,23 @@
 
 A copy of ``networkx.algorithms.matching.max_weight_matching`` (networkx 3.6.1; BSD-3-Clause,
 Copyright (C) 2004-2025, NetworkX Developers; Aric Hagberg, Dan Schult, Pieter Swart; itself
-Joris van Rantwijk's ``mwmatching.py``) with three changes, none of which changes a step of the
+Joris van Rantwijk's ``mwmatching.py``) with these changes, none of which changes a step of the
 algorithm or the order it takes them in, so it returns exactly the matching networkx returns:
 
-- each edge's weight, doubled, is read once into a dict of dicts (``double``) in the order of
+- the vertices are the indices of the graph's nodes, in the graph's order (the matching found
+  is given back in the nodes' names, in the order networkx gives it), so that the duals
+  (``dualvar``) and each vertex's top-level blossom (``inblossom``) are lists, and the edges
+  known to be allowable (``allowedge``) a set of ints (edge (v, w) is ``v * N + w``);
+- each edge's weight, doubled, is read once into a list of dicts (``double``) in the order of
   the graph's neighbours; the slack of an edge reads it there instead of through the graph and
-  its edge data (networkx's ``2 * G[v][w].get(weight, 1)``, recomputed at every slack);
+  its edge data (networkx's ``2 * G[v][w].get(weight, 1)``, recomputed at every slack), and
+  the neighbours of a vertex are its dict's keys (networkx's ``G.neighbors``, same order);
 - the neighbour scan of an S-vertex, where nearly all the time goes (a 64-player Swiss round
   computes about 160,000 slacks), computes the slack inline, looks an edge up in
   ``allowedge`` once and a blossom's label once (nothing changes either between the lookups),
-  and reads the scanned vertex's blossom once (again only after ``addBlossom``, which alone
-  changes it during a scan);
+  reads the scanned vertex's blossom once (again only after ``addBlossom``, which alone
+  changes it during a scan), and keeps the slack of the least-slack edge of that blossom it
+  last compared with (no dual changes during a scan, so it is the slack computed again);
 - the final ``verifyOptimum`` self-check (assertions over every edge) is not run.
 
 Why a copy: pairing a 64-player Swiss round spent about 60% of its time in networkx's function,
@@ -150,11 +156,14 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                     yield t
 
     # Get a list of vertices.
-    gnodes = list(G)
-    # 2 * each edge's weight, by endpoint, in the graph's own order of neighbours
-    double = {v: {w: 2 * d.get(weight, 1) for w, d in G._adj[v].items()} for v in gnodes}
-    if not gnodes:
+    names = list(G)
+    if not names:
         return set()  # don't bother with empty graphs
+    # The vertices are the names' indices from here on (their lists read faster than dicts).
+    index = {v: i for i, v in enumerate(names)}
+    gnodes = range(len(names))
+    # 2 * each edge's weight, by endpoint, in the graph's own order of neighbours
+    double = [{index[w]: 2 * d.get(weight, 1) for w, d in G._adj[v].items()} for v in names]
 
     # Find the maximum edge weight.
     maxweight = 0
@@ -194,7 +203,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
     # If v is a top-level vertex, inblossom[v] == v since v is itself
     # a (trivial) top-level blossom.
     # Initially all vertices are top-level trivial blossoms.
-    inblossom = dict(zip(gnodes, gnodes))
+    inblossom = list(gnodes)
 
     # If b is a sub-blossom,
     # blossomparent[b] is its immediate parent (sub-)blossom.
@@ -219,7 +228,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
     # optimization problem (if all edge weights are integers, multiplication
     # by two ensures that all values remain integers throughout the algorithm).
     # Initially, u(v) = maxweight / 2.
-    dualvar = dict(zip(gnodes, repeat(maxweight)))
+    dualvar = [maxweight] * len(gnodes)
 
     # If b is a non-trivial blossom,
     # blossomdual[b] = z(b) where z(b) is b's variable in the dual
@@ -229,7 +238,8 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
     # If (v, w) in allowedge or (w, v) in allowedg, then the edge
     # (v, w) is known to have zero slack in the optimization problem;
     # otherwise the edge may or may not have zero slack.
-    allowedge = {}
+    allowedge = set()
+    N = len(gnodes)  # edge (v, w) is v * N + w in allowedge
 
     # Queue of newly discovered S-vertices.
     queue = []
@@ -363,9 +373,9 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                 else:
                     # This subblossom does not have a list of least-slack
                     # edges; get the information from the vertices.
-                    nblist = [(v, w) for v in bv.leaves() for w in G.neighbors(v) if v != w]
+                    nblist = [(v, w) for v in bv.leaves() for w in double[v] if v != w]
             else:
-                nblist = [(bv, w) for w in G.neighbors(bv) if bv != w]
+                nblist = [(bv, w) for w in double[bv] if bv != w]
             for k in nblist:
                 (i, j) = k
                 if inblossom[j] == b:
@@ -440,14 +450,14 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                     label[q] = None
                     assignLabel(w, 2, v)
                     # Step to the next S-sub-blossom and note its forward edge.
-                    allowedge[(p, q)] = allowedge[(q, p)] = True
+                    allowedge.update((p * N + q, q * N + p))
                     j += jstep
                     if jstep == 1:
                         v, w = b.edges[j]
                     else:
                         w, v = b.edges[j - 1]
                     # Step to the next T-sub-blossom.
-                    allowedge[(v, w)] = allowedge[(w, v)] = True
+                    allowedge.update((v * N + w, w * N + v))
                     j += jstep
                 # Relabel the base T-sub-blossom WITHOUT stepping through to
                 # its mate (so don't call assignLabel).
@@ -650,7 +660,10 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
 
                 # Scan its neighbors (v's dual is not changed during the scan):
                 # (v's blossom changes during the scan only when addBlossom makes a new one)
-                dv, uv, bv = double[v], dualvar[v], inblossom[v]
+                dv, uv, bv, vN = double[v], dualvar[v], inblossom[v], v * N
+                # the slack of ``known``, an edge once bestedge[bv] in this scan (the duals do
+                # not change during a scan, so an edge's slack stays what it was computed)
+                known, known_slack = None, 0
                 for w, dw in dv.items():
                     if w == v:
                         continue  # ignore self-loops
@@ -659,7 +672,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                     if bv == bw:
                         # this edge is internal to a blossom; ignore it
                         continue
-                    vw = (v, w)
+                    vw = vN + w
                     if vw in allowedge:
                         allowed = True
                     else:
@@ -667,7 +680,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                         allowed = kslack <= 0
                         if allowed:
                             # edge k has zero slack => it is allowable
-                            allowedge[vw] = allowedge[(w, v)] = True
+                            allowedge.update((vw, w * N + v))
                     lb = label.get(bw)
                     if allowed:
                         if lb is None:
@@ -702,8 +715,12 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                         # keep track of the least-slack non-allowable edge to
                         # a different S-blossom.
                         e = bestedge.get(bv)
-                        if e is None or kslack < dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]:
-                            bestedge[bv] = (v, w)
+                        if e is not None and e is not known:
+                            known = e
+                            known_slack = dualvar[e[0]] + dualvar[e[1]] - double[e[0]][e[1]]
+                        if e is None or kslack < known_slack:
+                            bestedge[bv] = known = (v, w)
+                            known_slack = kslack
                     elif label.get(w) is None:
                         # w is a free vertex (or an unreached vertex inside
                         # a T-blossom) but we can not reach it yet;
@@ -725,7 +742,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
             # Compute delta1: the minimum value of any vertex dual.
             if not maxcardinality:
                 deltatype = 1
-                delta = min(dualvar.values())
+                delta = min(dualvar)
 
             # Compute delta2: the minimum slack on any edge between
             # an S-vertex and a free vertex.
@@ -770,7 +787,7 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                 # verifiable.
                 assert maxcardinality
                 deltatype = 1
-                delta = max(0, min(dualvar.values()))
+                delta = max(0, min(dualvar))
 
             # Update dual variables according to delta.
             for v in gnodes:
@@ -797,12 +814,12 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
                 # Use the least-slack edge to continue the search.
                 (v, w) = deltaedge
                 assert label[inblossom[v]] == 1
-                allowedge[(v, w)] = allowedge[(w, v)] = True
+                allowedge.update((v * N + w, w * N + v))
                 queue.append(v)
             elif deltatype == 3:
                 # Use the least-slack edge to continue the search.
                 (v, w) = deltaedge
-                allowedge[(v, w)] = allowedge[(w, v)] = True
+                allowedge.update((v * N + w, w * N + v))
                 assert label[inblossom[v]] == 1
                 queue.append(v)
             elif deltatype == 4:
@@ -826,4 +843,4 @@ def _max_weight_matching(G, maxcardinality=False, weight="weight"):
             if blossomparent[b] is None and label.get(b) == 1 and blossomdual[b] == 0:
                 expandBlossom(b, True)
 
-    return matching_dict_to_set(mate)
+    return matching_dict_to_set({names[v]: names[w] for v, w in mate.items()})
