@@ -367,22 +367,6 @@ class FoldStore:
             for i in range(0, len(rows), 100)
         ]
 
-    def write(
-        self,
-        match_id: str,
-        codec: str,
-        k: int,
-        digest: bytes,
-        blob: bytes,
-        pages: Sequence[Page] = (),
-    ) -> None:
-        """Insert one checkpoint and the pages it adds, in one transaction (nothing where they
-        are stored already)."""
-        self.execute(
-            *self.page_inserts(match_id, codec, pages),
-            self.checkpoint_insert(match_id, codec, k, digest, blob),
-        )
-
     def checkpoint_insert(
         self, match_id: str, codec: str, k: int, digest: bytes, blob: bytes
     ) -> Any:

@@ -58,7 +58,8 @@ def test_prune_deletes_the_stored_states_of_every_codec_but_the_current(
     digest = bytes(16)
     for codec in ("zoom:old", "zoom:new", "nnt:new"):
         for k in range(1, 5):
-            folds.write("m-1", codec, k * 1000, digest, b"state", [(f"{codec}{k}", b"page")])
+            page = folds.page_inserts("m-1", codec, [(f"{codec}{k}", b"page")])
+            folds.execute(*page, folds.checkpoint_insert("m-1", codec, k * 1000, digest, b"state"))
     heads = {"m-1": "zoom:old", "m-2": "zoom:new", "m-3": "gone"}
     for match_id, codec in heads.items():
         row = {
@@ -88,7 +89,8 @@ def test_prune_deletes_the_stored_states_of_every_codec_but_the_current(
 def test_an_app_prunes_stale_codecs_when_it_starts(database_url: str, clock: ManualClock) -> None:
     app: Any = make_app(database_url, clock)
     folds: FoldStore = app.state.service.checkpoints.stored
-    folds.write("m-1", "zoom:a-codec-of-older-code", 1000, bytes(16), b"state")
+    old = folds.checkpoint_insert("m-1", "zoom:a-codec-of-older-code", 1000, bytes(16), b"state")
+    folds.execute(old)
     with TestClient(app):
         folds.flush()
         with app.state.service.store.engine.connect() as conn:

@@ -152,7 +152,7 @@ def test_the_service_role_prunes_the_stored_states_of_stale_codecs(roles: Roles)
     try:
         folds = FoldStore(store)
         for codec in ("old", "new"):
-            folds.write("m-1", codec, 1000, b"\x01" * 16, b"state")
+            folds.execute(folds.checkpoint_insert("m-1", codec, 1000, b"\x01" * 16, b"state"))
         assert folds.prune({"new"}) == 1
         assert folds.read("m-1", "new", [(1000, b"\x01" * 16)]) is not None
     finally:
