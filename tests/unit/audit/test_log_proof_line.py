@@ -25,7 +25,9 @@ PROOF = json.dumps(
     sort_keys=True,
 )
 
-lines = st.lists(st.text(st.characters(exclude_characters="\n"), max_size=20), max_size=6)
+lines = st.lists(  # what a record file can hold: UTF-8 text (no lone surrogates)
+    st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=20), max_size=6
+)
 blank = st.lists(st.text(st.sampled_from(" \t\r"), max_size=3), max_size=4)
 
 
