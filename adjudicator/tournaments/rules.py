@@ -6,7 +6,7 @@ pairings and standings, so a verifier recomputes them. No clock, no I/O, no rand
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from adjudicator.tournaments import berger, elimination, swiss, tiebreaks
 from adjudicator.tournaments.model import (
@@ -41,12 +41,39 @@ def check_settings(settings: Settings, players: Sequence[Player]) -> None:
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise TournamentError("duplicate_player", "two players share an id")
+    _check_names(players)
     if sorted(p.seed for p in players) != list(range(1, len(players) + 1)):
         raise TournamentError("bad_seeds", "the seeds are not 1 to the number of players")
     if len(players) < 2:
         raise TournamentError("too_few_players", f"{settings.format} needs at least 2 players")
     _check_rounds_setting(settings, len(players))
     _check_tiebreaks(settings)
+
+
+def _check_names(players: Sequence[Player]) -> None:
+    """Two players of one name (in any case) would be one row twice in every table."""
+    seen: dict[str, str] = {}
+    for p in players:
+        key = " ".join(p.name.split()).casefold()
+        if key in seen:
+            raise TournamentError(
+                "duplicate_player", f"two players share the name {p.name!r} ({seen[key]}, {p.id})"
+            )
+        seen[key] = p.id
+
+
+def check_round_configs(settings: Settings, n_players: int, numbers: Iterable[int]) -> None:
+    """Refuse a per-round config for a round the event never has (rounds are 1 to the last
+    one the format plays: double elimination's last is its grand final's reset, 2k + 1)."""
+    last = planned_rounds(settings, n_players)
+    if last is None:
+        last = 2 * elimination.levels(n_players) + 1
+    for number in sorted(numbers):
+        if not 1 <= number <= last:
+            raise TournamentError(
+                "bad_round_config",
+                f"a config for round {number}: this {settings.format} plays rounds 1 to {last}",
+            )
 
 
 def _check_rounds_setting(settings: Settings, n: int) -> None:

@@ -125,7 +125,9 @@ CODES: dict[str, Code] = {
         too_many_rounds="tournament: a Swiss has at most players - 1 rounds",
         bad_rounds="tournament: a Swiss needs its number of rounds (at least 1); other formats"
         " take none",
-        duplicate_player="tournament: two players share an id",
+        duplicate_player="tournament: two players share an id or a name",
+        duplicate_chat_author="tournament: a chat author is registered for two players (or twice)",
+        bad_round_config="tournament: a per-round config names a round the format never plays",
         bad_seeds="tournament: the seeds are not 1 to the number of players, each once",
         tiebreak_not_for_format="tournament: the format (or a game without game points)"
         " cannot use this tie-break",

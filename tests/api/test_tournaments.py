@@ -79,6 +79,30 @@ def test_create_answers_the_id_an_organizer_token_and_the_players_in_seed_order(
         ({"format": "swiss"}, 422, "bad_rounds"),
         ({"format": "knockout"}, 422, "invalid_request"),
         ({"tiebreaks": ["coin_flip"]}, 422, "invalid_request"),
+        (
+            {"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": " ada  "}]},
+            422,
+            "duplicate_player",
+        ),
+        (
+            {
+                "players": [
+                    {"name": "Ada", "chat_authors": ["41"]},
+                    {"name": "Bo", "chat_authors": ["41"]},
+                ]
+            },
+            422,
+            "duplicate_chat_author",
+        ),
+        (
+            {"players": [{"name": "Ada", "chat_authors": ["7", "7"]}, {"name": "Bo"}]},
+            422,
+            "duplicate_chat_author",
+        ),
+        ({"round_configs": {"0": {"rounds": 2}}}, 422, "bad_round_config"),
+        ({"round_configs": {"4": {"rounds": 2}}}, 422, "bad_round_config"),  # 4 players: 3 rounds
+        ({"format": "swiss", "rounds": 2, "round_configs": {"3": {}}}, 422, "bad_round_config"),
+        ({"format": "double_elimination", "round_configs": {"6": {}}}, 422, "bad_round_config"),
     ],
 )
 def test_bad_input_to_create_is_a_clear_4xx_and_records_nothing(
@@ -95,6 +119,17 @@ def test_bad_input_to_create_is_a_clear_4xx_and_records_nothing(
     response = api.client.post("/tournaments", json=body, headers=api.auth(OPERATOR))
     assert (response.status_code, response.json()["code"]) == (status, code), response.text
     assert stored_count(api) == stored
+
+
+def test_round_configs_for_the_rounds_a_format_plays_are_kept(api: Api, org: Organizer) -> None:
+    """The last round a format plays takes a config: round robin of 4 its 3rd, a 2-round Swiss
+    its 2nd, a double elimination of 4 its grand final's reset (round 2k + 1 = 5)."""
+    for format_, last in (("round_robin", 3), ("swiss", 2), ("double_elimination", 5)):
+        rounds = {"rounds": 2} if format_ == "swiss" else {}
+        configs = {str(last): {"rounds": 2}}
+        made = org.create(EIGHT[:4], format=format_, tiebreaks=[], round_configs=configs, **rounds)
+        assert list(made["round_configs"]) == [str(last)], format_
+        assert made["round_configs"][str(last)]["rounds"] == 2
 
 
 def test_only_the_operator_creates(api: Api, org: Organizer) -> None:
