@@ -75,6 +75,8 @@ class Tournament:
     forfeits: Mapping[tuple[int, int], Forfeit] = field(default_factory=dict)
     withdrawn: Mapping[str, str] = field(default_factory=dict)
     last_seq: int = 0
+    chat_authors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Player id -> the chat author ids registered for it (a match's chat import maps them)."""
 
     @property
     def withdrawn_ids(self) -> frozenset[str]:
@@ -129,6 +131,7 @@ def board_of(data: Mapping[str, Any]) -> Board:
 def created(event: StoredEvent) -> Tournament:
     data = event.payload
     players = tuple(Player(p["id"], p["name"], p["seed"]) for p in data["players"])
+    authors = {p["id"]: tuple(p.get("chat_authors", ())) for p in data["players"]}
     configs = {int(k): v for k, v in data.get("round_configs", {}).items()}
     return Tournament(
         event.match_id,
@@ -139,6 +142,7 @@ def created(event: StoredEvent) -> Tournament:
         data["config"],
         configs,
         last_seq=event.seq,
+        chat_authors=authors,
     )
 
 

@@ -1,7 +1,9 @@
 """Before any rule is asked: who is who, in what order the posts come, which may be commands.
 
 The host maps authors to seats and hosts by a key (an author id, or a name or nickname in any
-case); every other author is a spectator (or a bot) whose posts are ignored. Several exports
+case); in a tournament's match, the chat authors its organizer registered for the two players
+map to their seats too, for every author the host's own map leaves out. Every other author is
+a spectator (or a bot) whose posts are ignored. Several exports
 (the channel and each seat's direct messages with the host) are merged by game time; posts of
 the same millisecond are ordered by message id (by line in plain text). A post already entered
 (its channel and message id are in the match's sources) or excluded by the host is not entered.
@@ -10,7 +12,7 @@ the same millisecond are ordered by message id (by line in plain text). A post a
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from adjudicator.transcripts.posts import Author, Export, Post, TranscriptError
@@ -29,10 +31,14 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Cast:
-    """The author map: seat by key, host keys."""
+    """The author map: seat by key, host keys; and ``registered``, seat by key, the chat
+    authors a tournament's organizer registered for the match's players, consulted only for
+    an author no key of the host's names (and, unlike the host's keys, free to post nowhere:
+    a player may have registered an account it did not use)."""
 
     seats: Mapping[str, str]
     hosts: Collection[str]
+    registered: Mapping[str, str] = field(default_factory=dict)
 
     def role_of(self, author: Author) -> tuple[Role, str | None] | None:
         for key, seat in self.seats.items():
@@ -40,10 +46,15 @@ class Cast:
                 return "seat", seat
         if any(author.known_as(key) for key in self.hosts):
             return "host", None
+        for key, seat in self.registered.items():
+            if author.known_as(key):
+                return "seat", seat
         return None
 
     def check(self, authors: Iterable[Author]) -> None:
-        """Every key names someone in the exports, and no author is named twice."""
+        """Every key of the host's names someone in the exports, and no author is named for
+        two roles: by the host's keys, or (for an author the host's keys leave out) by the
+        ``registered`` ones."""
         known = list({author.id: author for author in authors}.values())
         for key in [*self.seats, *self.hosts]:
             if not any(author.known_as(key) for author in known):
@@ -52,7 +63,11 @@ class Cast:
                 )
         for author in known:
             keys = [k for k in [*self.seats, *self.hosts] if author.known_as(k)]
-            if len({self.seats.get(k, "host") for k in keys}) > 1:
+            roles = {self.seats.get(k, "host") for k in keys}
+            if not keys:
+                keys = [k for k in self.registered if author.known_as(k)]
+                roles = {self.registered[k] for k in keys}
+            if len(roles) > 1:
                 raise TranscriptError(
                     "ambiguous_author", f"{author.name!r} is mapped twice: {keys}", key=keys[0]
                 )

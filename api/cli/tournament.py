@@ -44,6 +44,13 @@ def add_parser(sub: Any) -> None:
     create.add_argument("--rounds", type=int, help="Swiss: how many rounds")
     create.add_argument("--tiebreak", action="append", default=[], help="in order, repeatable")
     create.add_argument("--player", action="append", default=[], required=True, metavar="NAME")
+    create.add_argument(
+        "--chat-author",
+        action="append",
+        default=[],
+        metavar="NAME=AUTHOR",
+        help="a chat author id (or name) of player NAME, for the chat import (repeatable)",
+    )
     create.add_argument("--config", default="{}", help="every match's config (JSON)")
     create.add_argument(
         "--round-config", action="append", default=[], metavar="N=JSON", help="round N's config"
@@ -129,12 +136,23 @@ def _create(http: httpx.Client, headers: dict[str, str], args: argparse.Namespac
         "format": args.format,
         "rounds": args.rounds,
         "tiebreaks": args.tiebreak,
-        "players": [{"name": name} for name in args.player],
+        "players": _players(args.player, args.chat_author),
         "config": config,
         "round_configs": rounds,
     }
     _print(_answer(http.post("/tournaments", json=body, headers=headers)))
     return 0
+
+
+def _players(names: list[str], chat_authors: list[str]) -> list[dict[str, Any]]:
+    """Each ``--player`` with the ``--chat-author NAME=AUTHOR`` ids given for it."""
+    authors: dict[str, list[str]] = {name: [] for name in names}
+    for given in chat_authors:
+        name, sep, author = given.partition("=")
+        if not sep or not author or name not in authors:
+            raise Refused(f"--chat-author takes NAME=AUTHOR, NAME a --player, not {given!r}")
+        authors[name].append(author)
+    return [{"name": name, "chat_authors": authors[name]} for name in names]
 
 
 def _pair(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:

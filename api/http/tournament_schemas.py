@@ -33,12 +33,18 @@ class Forfeit(Answer):
     reason: str
 
 
+class RegisteredPlayer(TournamentPlayer):
+    chat_authors: list[str] = Field(
+        description="chat author ids (or names): a match's chat import maps them to the seat"
+    )
+
+
 class Tournament(Answer):
     tournament_id: str
     name: str
     game: str
     settings: Json = Field(description="format, rounds, tiebreaks, points_game")
-    players: list[TournamentPlayer]
+    players: list[RegisteredPlayer]
     config: Json
     round_configs: dict[str, Json]
     rounds: list[RoundPaired]

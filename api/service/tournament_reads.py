@@ -24,7 +24,10 @@ def summary(service: TournamentService, tournament_id: str) -> dict[str, Any]:
         "name": t.name,
         "game": t.game,
         "settings": fold.settings_json(t.settings),
-        "players": [players_json(p) for p in t.players],
+        "players": [
+            {**players_json(p), "chat_authors": list(t.chat_authors.get(p.id, ()))}
+            for p in t.players
+        ],
         "config": dict(t.config),
         "round_configs": {str(n): dict(c) for n, c in t.round_configs.items()},
         "rounds": [round_json(r) for r in t.rounds],

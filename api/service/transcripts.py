@@ -16,7 +16,7 @@ page at a time (``offset``, ``limit``); ``counts`` and ``total`` cover every pos
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from adjudicator.kernel.errors import InvalidCommand, RuleViolation
@@ -37,7 +37,9 @@ from api.service.transcript_posts import (
     check_corrections,
     decide_posts,
 )
-from events import StoredEvent, TokenGrant
+from events import MatchRecord, StoredEvent, TokenGrant
+from events.tournaments import TournamentStore
+from projections import tournaments as tournament_fold
 
 DEFAULT_PAGE = 1000
 MAX_PAGE = 10_000
@@ -151,9 +153,27 @@ def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Ha
     log = service.events(match_id)
     entered = _entered(log)
     _check_channels(handed.sources, {channel for channel, _ in entered})
-    posts = triage(handed.sources, handed.cast, exclude=handed.exclude, entered=set(entered))
+    cast = replace(handed.cast, registered=registered_seats(service, match))
+    posts = triage(handed.sources, cast, exclude=handed.exclude, entered=set(entered))
     corrections = check_corrections(posts, handed.corrections)
     return Prepared(match, posts, corrections, entered, log)
+
+
+def registered_seats(service: MatchService, match: MatchRecord) -> dict[str, str]:
+    """Chat author key -> seat: in a tournament's match, the chat authors its organizer
+    registered for the pairing's two players (``setup["tournament"]``: the first player holds
+    the first seat), which the chat import maps unless the host's author map names them."""
+    paired = match.setup.get("tournament")
+    if not isinstance(paired, dict):
+        return {}
+    events = TournamentStore(service.store).read(paired["id"])
+    registered = tournament_fold.fold_tournament(events).chat_authors
+    players = (paired["first"], paired["second"])
+    return {
+        key: seat
+        for seat, player in zip(match.setup["seats"], players, strict=True)
+        for key in registered.get(player, ())
+    }
 
 
 def _entered(events: Sequence[StoredEvent]) -> dict[PostKey, tuple[int, int]]:

@@ -103,6 +103,21 @@ def test_a_tournament_run_by_the_command_line(
     assert not next(c for c in report_json["checks"] if c["name"] == f"match {match_id}")["ok"]
 
 
+def test_create_registers_each_players_chat_authors(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
+            "--player", "Ada", "--player", "Bo", "--token", OPERATOR]  # fmt: skip
+    code, out, _ = run(api, capsys, *base, "--chat-author", "Ada=411", "--chat-author", "Ada=ada")
+    assert code == 0, out
+    assert [p["chat_authors"] for p in json.loads(out)["players"]] == [["411", "ada"], []]
+    for bad in ("Cy=1", "Ada", "Ada="):
+        code, _, err = run(api, capsys, *base, "--chat-author", bad)
+        assert code != 0 and "--chat-author takes NAME=AUTHOR" in err, (bad, err)
+    code, _, err = run(api, capsys, *base, "--chat-author", "Ada=7", "--chat-author", "Bo=7")
+    assert code == 1 and "422 duplicate_chat_author" in err
+
+
 def test_an_unknown_tournament_and_an_unreachable_service_are_clear(
     api: Api, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -159,7 +159,7 @@ def test_an_upload_without_options_or_export_is_invalid(api: Api) -> None:
     cases: list[tuple[Files, Any, str]] = [
         (zoom_files(), None, "body.options"),
         (zoom_files(), "{not json", "body.options"),
-        (zoom_files(), {"hosts": ["Quizmaster"]}, "body.options.seats"),
+        (zoom_files(), {"seats": ["alice"], "hosts": ["Quizmaster"]}, "body.options.seats"),
         (zoom_files(), {**CAST, "extra": 1}, "body.options.extra"),
         (dm_only, CAST, "body.export"),
         (stray, CAST, "body.extra"),

@@ -87,7 +87,11 @@ class TranscriptOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seats: dict[str, str] = Field(description="author id or name -> seat")
+    seats: dict[str, str] = Field(
+        default_factory=dict,
+        description="author id or name -> seat (in a tournament's match, the chat authors"
+        " registered for its players are mapped to their seats unless named here)",
+    )
     hosts: list[str] = Field(default_factory=list, description="author ids or names of hosts")
     exclude: list[str] = Field(default_factory=list, description="message ids to leave out")
     corrections: list[CorrectionIn] = Field(

@@ -77,6 +77,38 @@ def test_posts_of_the_same_millisecond_are_ordered_by_message_id() -> None:
     assert [t.post.message_id for t in merged] == ["29", "30"]
 
 
+REGISTERED = "[2024-05-01T12:00:00Z] ann: A a1\n[2024-05-01T12:00:01Z] bo: B b2\n" + (
+    "[2024-05-01T12:00:02Z] qm: end_round\n[2024-05-01T12:00:03Z] cy: hi"
+)
+
+
+def roles(cast: Cast) -> dict[str, tuple[str | None, str | None]]:
+    triaged = triage([Source(read_text(REGISTERED))], cast)
+    return {t.post.author.name: (t.role, t.seat) for t in triaged}
+
+
+def test_registered_authors_take_their_seats_unless_the_hosts_map_names_them() -> None:
+    registered = {"ann": "alpha", "bo": "beta", "never-posted": "beta"}
+    assert roles(Cast({}, ["qm"], registered)) == {
+        "ann": ("seat", "alpha"),
+        "bo": ("seat", "beta"),
+        "qm": ("host", None),
+        "cy": (None, None),
+    }
+    # the host's own map wins: bo named as a host, ann given the other seat
+    mapped = roles(Cast({"ANN": "beta"}, ["qm", "bo"], registered))
+    assert mapped["ann"] == ("seat", "beta") and mapped["bo"] == ("host", None)
+    # without the registration, the same authors are spectators
+    assert roles(Cast({}, ["qm"]))["ann"] == (None, None)
+
+
+def test_an_author_registered_for_both_seats_is_refused_unless_the_host_maps_it() -> None:
+    both = {"ann": "alpha", "Ann": "beta"}
+    error = refusal(lambda: roles(Cast({}, [], both)))
+    assert error.code == "ambiguous_author"
+    assert roles(Cast({"ann": "beta"}, [], both))["ann"] == ("seat", "beta")
+
+
 # The bytes path (an uploaded file, a CLI file): the same posts and the same errors.
 
 
