@@ -31,6 +31,7 @@ Code = Literal[
     "cell_occupied",
     "corrected_and_excluded",
     "correction_wrong_seat",
+    "diff_backwards",
     "duplicate_chat_author",
     "duplicate_player",
     "duplicate_seat",

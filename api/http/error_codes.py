@@ -137,6 +137,7 @@ CODES: dict[str, Code] = {
         bad_result="tournament: the result does not fit its pairing (board, players, bye)",
         bad_round="tournament: the rounds are not numbered 1, 2, ... or not as paired",
         unknown_board="tournament: the round is not paired or has no such board",
+        diff_backwards="a diff's before is a later record time than its after",
     ),
     **_table(
         409,

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Role, Viewer
+from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.kernel.times import checked
 from api.service import access
 from api.service.matches import Acted, MatchService
@@ -104,6 +105,8 @@ def state_diff(
     viewer = access.viewer_of(match, grant)
     then = service.snapshot_of(match, at, before, viewer)
     now = service.snapshot_of(match, then.at, record_time(after, after_seq, "after"), viewer)
+    if now.last_seq < then.last_seq:
+        raise InvalidCommand("diff_backwards", "before knows more of the match than after")
     game = service.game(match.game)
     old, new = state_view(game, then, viewer), state_view(game, now, viewer)
     recorded = service.events_of(match, now.known, then.last_seq)

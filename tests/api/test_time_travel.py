@@ -55,6 +55,16 @@ def test_the_diff_says_exactly_what_the_void_changed(api: Api) -> None:
         iso(t0 + timedelta(seconds=150)),
     )
     assert changes[f"voided.{wrong}"][0] is None
+    swapped = {
+        "at": at.isoformat(),
+        "before": api.clock.now.isoformat(),
+        "after": before.isoformat(),
+    }
+    for params in (swapped, {"before_seq": later + 1, "after_seq": later}):
+        backwards = api.client.get(f"/matches/{api.match_id}/diff", params=params)
+        assert (backwards.status_code, backwards.json()["code"]) == (422, "diff_backwards")
+    same = {"at": at.isoformat(), "before": before.isoformat(), "after": before.isoformat()}
+    assert api.client.get(f"/matches/{api.match_id}/diff", params=same).json()["changes"] == []
     views = api.state(at=at, known_at=before), api.state(at=at)
     for path, (was, now) in changes.items():
         assert (_lookup(views[0], path), _lookup(views[1], path)) == (was, now)

@@ -312,6 +312,11 @@ def test_a_changed_result_changes_the_standings_from_then_on_and_the_diff_names_
     assert ruling["payload"]["reason"] == "alpha used a bot"
     assert isinstance(ruling["seq"], int)
     assert api.client.get(f"/tournaments/{org.id}/diff").status_code == 422  # before is required
+    backwards = api.client.get(
+        f"/tournaments/{org.id}/diff",
+        params={"before": api.clock.now.isoformat(), "after": before.isoformat()},
+    )
+    assert (backwards.status_code, backwards.json()["code"]) == (422, "diff_backwards")
 
 
 def test_verify_checks_the_chain_every_match_and_every_pairing(api: Api, org: Organizer) -> None:

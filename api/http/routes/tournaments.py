@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from adjudicator.kernel.errors import InvalidCommand
 from adjudicator.tournaments.model import Format, Tiebreak
 from adjudicator.tournaments.model import Settings as Rules
 from api.http import tournament_schemas as ts
@@ -248,6 +249,8 @@ def diff(
     if earlier is None:
         raise ApiError(422, "invalid_request", "give the earlier record time: before")
     later = instant(after, "after")
+    if later is not None and later < earlier:
+        raise InvalidCommand("diff_backwards", "before is a later record time than after")
     return FastJSONResponse(tournament_reads.diff(service, tournament_id, at, earlier, later))
 
 
