@@ -53,7 +53,7 @@ from events import EventStore, MatchRecord, StoredEvent
 from projections.collector import collector_paused
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore, StoredFolds
-from projections.stored_heads import Heads
+from projections.stored_heads import Heads, TimelineIndex
 from projections.views import Known
 
 EVERY = 200
@@ -408,7 +408,29 @@ class Checkpoints:
         if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
             head = folds.running(log.n)
             pager = folds.backing.pager if isinstance(folds.backing, StoredFolds) else None
-            Heads(self.stored).save(match.match_id, game, head, folds.last_hash, pager)
+            line = folds.line(log.n)
+            index = TimelineIndex.of(line.facts, folds.every, line.digests)
+            Heads(self.stored).save(match.match_id, game, head, folds.last_hash, pager, index)
+
+    def past(
+        self, game: Game[Any, Any], match: MatchRecord, at: datetime
+    ) -> tuple[Folded[Any], int] | None:
+        """The whole log's fold at game time ``at`` and its last seq, for a match not in
+        memory, from the stored head (its timeline index, and the checkpoints it names)
+        without reading the log (``Heads.past``); None when that does not apply (the caller
+        reads the log).
+        The match's log is then read into memory in the background, for the reads after
+        (until it is, they come here too: the log is read once)."""
+        if self.stored is None or self.holds(match.match_id):
+            return None
+        initial = game.initial(setup_of(match))
+        backing = self.stored.backing(match.match_id, game, initial)
+        if backing is None:
+            return None
+        found = Heads(self.stored).past(game, match.match_id, initial, at, self.every, backing.load)
+        if found is not None:
+            self.stored.submit(lambda: self.known(game, match, Known(None, None)))
+        return found
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and
@@ -423,6 +445,12 @@ class Checkpoints:
     def __contains__(self, match_id: object) -> bool:
         with self._lock:
             return match_id in self._matches
+
+    def holds(self, match_id: str) -> bool:
+        """Whether the match's log is in memory (read, if only up to some seq)."""
+        with self._lock:
+            folds = self._matches.get(match_id)
+        return folds is not None and folds.last_seq > 0
 
     def _shrink(self) -> None:
         """Drop the least recently asked matches while more than ``max_events`` are held (the

@@ -227,7 +227,9 @@ _ROOT = Path(__file__).resolve().parents[1]
 _SOURCES = (
     "adjudicator/kernel",
     "adjudicator/rulings.py",
+    "projections/checkpoints.py",
     "projections/stored_checkpoints.py",
+    "projections/stored_heads.py",
     "projections/stored_pages.py",
 )
 _codec_ids: dict[str, str] = {}

@@ -503,6 +503,10 @@ class MatchService:
                 return Snapshot(match, Folded(state, running.effects), at, known, running.seq)
         elif known.is_now and viewer is not None:
             at = reveal_horizon(viewer, at, now)
+        if known.is_now:
+            past = self.checkpoints.past(game, match, at)
+            if past is not None:  # not in memory: from the stored timeline, the log unread
+                return Snapshot(match, past[0], at, known, past[1])
         log = self.checkpoints.known(game, match, known)
         if not known.is_now and viewer is not None:
             at = reveal_horizon(viewer, at, known_instant(known, log.last_recorded, now))

@@ -224,6 +224,39 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     assert 0 in seen  # the head no longer extends: the whole log was folded
 
 
+def test_a_read_into_the_past_after_a_restart_reads_the_head_and_the_tail_not_the_log(
+    app: Any, api: Api, restart: Restart
+) -> None:
+    """A restarted service answers the state at a past game time as known now from the stored
+    head's timeline index, the deepest stored checkpoint before that time and the events
+    between (read by seq), equal to the full fold; the log is then read into memory in the
+    background, and the next read answers from memory, equal again."""
+    service: MatchService = app.state.service
+    small_checkpoints(service)
+    t0 = api.clock.now
+    played(api, 12)
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    at, later = t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)
+    want, want_later = (
+        full(service, api.match_id, at, None),
+        full(service, api.match_id, later, None),
+    )
+    restarted, seen = reads_after_restart(restart, service)
+    FOUND.clear()
+    got = rendered(restarted, api.match_id, at, Known())
+    during = list(seen[:2])  # the background read of the log may follow: not these
+    assert got == want
+    assert FOUND and max(FOUND) >= 4  # resumed from a stored checkpoint
+    assert len(during) == 2 and min(during) > 0  # the head's event on, then the tail: no log
+    stored = restarted.checkpoints.stored
+    assert stored is not None
+    stored.flush()
+    assert 0 in seen and restarted.checkpoints.holds(api.match_id)  # then read, once
+    assert rendered(restarted, api.match_id, later, Known()) == want_later  # from memory
+    assert seen.count(0) == 1
+
+
 def test_a_started_app_resumes_the_open_matches_with_a_head_in_the_background(
     app: Any, api: Api, database_url: str
 ) -> None:
