@@ -361,6 +361,7 @@ class Checkpoints:
         self._matches: OrderedDict[str, MatchFolds] = OrderedDict()
         self._lock = threading.Lock()
         self._queued: set[str] = set()  # matches whose store_all is queued, not yet begun
+        self._reading: set[str] = set()  # matches whose log is being read in the background
 
     def running(
         self, game: Game[Any, Any], match: MatchRecord, events: Sequence[StoredEvent]
@@ -429,8 +430,27 @@ class Checkpoints:
             return None
         found = Heads(self.stored).past(game, match.match_id, initial, at, self.every, backing.load)
         if found is not None:
-            self.stored.submit(lambda: self.known(game, match, Known(None, None)))
+            self._read_later(game, match)
         return found
+
+    def _read_later(self, game: Game[Any, Any], match: MatchRecord) -> None:
+        """Read the match's log into memory on the background thread (once at a time)."""
+        with self._lock:
+            if match.match_id in self._reading:
+                return
+            self._reading.add(match.match_id)
+
+        def read() -> None:
+            try:
+                self.known(game, match, Known(None, None))
+            finally:
+                with self._lock:
+                    self._reading.discard(match.match_id)
+
+        assert self.stored is not None
+        if not self.stored.submit(read):
+            with self._lock:
+                self._reading.discard(match.match_id)
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and
