@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import json
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -106,15 +106,22 @@ def stored(service: MatchService, match_id: str) -> int:
         return int(conn.execute(query).scalar_one())
 
 
-def test_a_restarted_service_resumes_from_stored_checkpoints(
-    app: Any, api: Api, restart: Restart
-) -> None:
+def played_and_stored(app: Any, api: Api) -> tuple[MatchService, datetime]:
+    """The app's service with small checkpoints, a match of 12 buzzes played on it and its
+    checkpoints and head stored; and the game time the match began."""
     service: MatchService = app.state.service
     small_checkpoints(service)
     t0 = api.clock.now
     played(api, 12)
     assert service.checkpoints.stored is not None
     service.checkpoints.stored.flush()
+    return service, t0
+
+
+def test_a_restarted_service_resumes_from_stored_checkpoints(
+    app: Any, api: Api, restart: Restart
+) -> None:
+    service, t0 = played_and_stored(app, api)
     assert stored(service, api.match_id) >= 2
     before = api.clock.advance(5)
     api.clock.advance(5)
@@ -231,12 +238,7 @@ def test_a_read_into_the_past_after_a_restart_reads_the_head_and_the_tail_not_th
     head's timeline index, the deepest stored checkpoint before that time and the events
     between (read by seq), equal to the full fold; the log is then read into memory in the
     background, and the next read answers from memory, equal again."""
-    service: MatchService = app.state.service
-    small_checkpoints(service)
-    t0 = api.clock.now
-    played(api, 12)
-    assert service.checkpoints.stored is not None
-    service.checkpoints.stored.flush()
+    service, t0 = played_and_stored(app, api)
     at, later = t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)
     want, want_later = (
         full(service, api.match_id, at, None),
