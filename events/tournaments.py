@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from adjudicator.kernel.canonical import iso
 from events import matches as match_queries
 from events import rows
 from events.appending import record_time, seal_batch
@@ -35,8 +36,14 @@ from events.tournament_tables import tournament_events, tournaments
 class UnknownTournament(StoreError):
     code = "unknown_tournament"
 
-    def __init__(self, tournament_id: str) -> None:
-        super().__init__(f"no tournament with id {tournament_id!r}")
+    def __init__(self, tournament_id: str, created_at: datetime | None = None) -> None:
+        if created_at is None:
+            super().__init__(f"no tournament with id {tournament_id!r}")
+        else:  # it exists, but not yet at the time asked about
+            super().__init__(
+                f"tournament {tournament_id!r} was created at {iso(created_at)}, after the"
+                " game time (at) or record time (known_at) asked about"
+            )
 
 
 @dataclass(frozen=True)

@@ -175,7 +175,7 @@ class TournamentService:
         at = at or now
         events = [e for e in self.events(tournament_id, known.at) if e.occurred_at <= at]
         if not events:  # asked about a time before it was created
-            raise UnknownTournament(tournament_id)
+            raise UnknownTournament(tournament_id, self.store.get(tournament_id).created_at)
         tournament = fold.fold_tournament(events)
         results = self.results(tournament.match_ids(), at, known)
         return View(tournament, fold.model_rounds(tournament, results.get), at, known)

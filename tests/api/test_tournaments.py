@@ -317,6 +317,12 @@ def test_a_changed_result_changes_the_standings_from_then_on_and_the_diff_names_
         params={"before": api.clock.now.isoformat(), "after": before.isoformat()},
     )
     assert (backwards.status_code, backwards.json()["code"]) == (422, "diff_backwards")
+    long_ago = {"known_at": "2000-01-01T00:00:00Z"}
+    unborn = api.client.get(f"/tournaments/{org.id}/standings", params=long_ago)
+    assert (unborn.status_code, unborn.json()["code"]) == (404, "unknown_tournament")
+    assert "was created at" in unborn.json()["message"]  # it exists: not yet then
+    nowhere = api.client.get("/tournaments/nope/standings", params=long_ago).json()["message"]
+    assert nowhere == "no tournament with id 'nope'"
 
 
 def test_verify_checks_the_chain_every_match_and_every_pairing(api: Api, org: Organizer) -> None:
