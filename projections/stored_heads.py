@@ -165,13 +165,11 @@ class Heads:
             if found is None:
                 return None
             seq, hash, meta, blob = found
-            events = self.folds.store.read(match_id, after_seq=seq - 1)
-            if not events or events[0].seq != seq or events[0].hash != hash:
-                return None
-            facts = to_facts(events[1:])
             running = decode_meta(meta, None, seq)
-            if not running.accepts(facts):
+            extension = self._extension(match_id, running, seq, hash)
+            if extension is None:
                 return None
+            events, facts = extension
             state = self.folds.load_state(match_id, codec, self.folds.pager(game), blob, initial)
         except Exception:
             log.warning("stored fold head unreadable (ignored)", exc_info=True)
@@ -208,7 +206,7 @@ class Heads:
             extension = self._extension(match_id, running, seq, hash)
             if index is None or index.every != every or extension is None:
                 return None
-            after, last = extension
+            events, after = extension
             times = array("q", index.times)
             limit = bisect_right(times, (at - EPOCH) // MICROSECOND)
             if limit == len(times):  # at or after the head's last fact
@@ -226,20 +224,21 @@ class Heads:
         if tail is None or state is None:
             return None
         state = game.advance(apply(game, state, tail), at)
-        return Folded(state, running.effects), last
+        return Folded(state, running.effects), events[-1].seq
 
     def _extension(
         self, match_id: str, running: Running[Any], seq: int, hash: str
-    ) -> tuple[list[Fact], int] | None:
-        """The facts after event ``seq`` and the log's last seq, when that event still has
-        ``hash`` and they only extend ``running`` (:meth:`Running.accepts`); else None."""
+    ) -> tuple[list[StoredEvent], list[Fact]] | None:
+        """The events from ``seq`` on (read here) and the facts of those after it, when event
+        ``seq`` still has ``hash`` (so the head folds this very log, even after a restore or a
+        failover) and they only extend ``running`` (:meth:`Running.accepts`); else None."""
         events = self.folds.store.read(match_id, after_seq=seq - 1)
         if not events or events[0].seq != seq or events[0].hash != hash:
             return None
         facts = to_facts(events[1:])
         if not running.accepts(facts):
             return None
-        return facts, events[-1].seq
+        return events, facts
 
     def _head_state(
         self, game: Game[Any, Any], match_id: str, codec: str, seq: int, initial: Any

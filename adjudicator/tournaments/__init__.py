@@ -20,6 +20,7 @@ from adjudicator.tournaments.model import (
     TournamentError,
 )
 from adjudicator.tournaments.rules import (
+    check_entries,
     check_settings,
     is_finished,
     pair_next,
@@ -42,6 +43,7 @@ __all__ = [
     "Standings",
     "Tiebreak",
     "TournamentError",
+    "check_entries",
     "check_settings",
     "is_finished",
     "pair_next",

@@ -41,13 +41,27 @@ def check_settings(settings: Settings, players: Sequence[Player]) -> None:
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
         raise TournamentError("duplicate_player", "two players share an id")
-    _check_names(players)
     if sorted(p.seed for p in players) != list(range(1, len(players) + 1)):
         raise TournamentError("bad_seeds", "the seeds are not 1 to the number of players")
     if len(players) < 2:
         raise TournamentError("too_few_players", f"{settings.format} needs at least 2 players")
     _check_rounds_setting(settings, len(players))
     _check_tiebreaks(settings)
+
+
+def check_entries(
+    settings: Settings,
+    players: Sequence[Player],
+    round_numbers: Iterable[int],
+    chat_authors: Iterable[Sequence[str]],
+) -> None:
+    """Refuse what a new tournament's entries may not hold beyond what pairing needs: two
+    players of one name, a chat author registered twice (one list a player), a config for a
+    round the format never plays. Checked when a tournament is created only (not by
+    :func:`pair_next`), so a tournament recorded before these checks still pairs."""
+    _check_names(players)
+    _check_chat_authors(chat_authors)
+    _check_round_configs(settings, len(players), round_numbers)
 
 
 def _check_names(players: Sequence[Player]) -> None:
@@ -62,7 +76,20 @@ def _check_names(players: Sequence[Player]) -> None:
         seen[key] = p.id
 
 
-def check_round_configs(settings: Settings, n_players: int, numbers: Iterable[int]) -> None:
+def _check_chat_authors(chat_authors: Iterable[Sequence[str]]) -> None:
+    """A chat author registered for two players (or twice) would make the chat import of
+    their match guess whose post it is."""
+    seen: set[str] = set()
+    for authors in chat_authors:
+        for author in authors:
+            if author in seen:
+                raise TournamentError(
+                    "duplicate_chat_author", f"the chat author {author!r} is registered twice"
+                )
+            seen.add(author)
+
+
+def _check_round_configs(settings: Settings, n_players: int, numbers: Iterable[int]) -> None:
     """Refuse a per-round config for a round the event never has (rounds are 1 to the last
     one the format plays: double elimination's last is its grand final's reset, 2k + 1)."""
     last = planned_rounds(settings, n_players)

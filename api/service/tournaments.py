@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.tournaments import rules
-from adjudicator.tournaments.model import Player, Round, Settings, Standings, TournamentError
+from adjudicator.tournaments.model import Player, Round, Settings, Standings
 from api.service.errors import ConfigInvalid
 from api.service.matches import Drafted, MatchService
 from api.service.tokens import new_token, token_hash
@@ -123,8 +123,8 @@ class TournamentService:
         checked = {n: self._checked_config(game.config_model, c) for n, c in configs.items()}
         players = tuple(Player(f"p{i}", p.name, i) for i, p in enumerate(plan.players, 1))
         rules.check_settings(plan.settings, players)
-        rules.check_round_configs(plan.settings, len(players), plan.round_configs)
-        _check_chat_authors(plan.players)
+        authors = [entry.chat_authors for entry in plan.players]
+        rules.check_entries(plan.settings, players, plan.round_configs, authors)
         token, now = new_token("org"), self.matches.clock()
         tournament_id = str(uuid.uuid4())
         payload = {
@@ -344,19 +344,6 @@ class TournamentService:
             boards.append(Board(pairing, draft.new.record.match_id))
             drafted.append(draft)
         return boards, drafted
-
-
-def _check_chat_authors(players: Sequence[PlayerEntry]) -> None:
-    """A chat author registered for two players (or twice) would make the chat import of
-    their match guess whose post it is."""
-    seen: set[str] = set()
-    for entry in players:
-        for author in entry.chat_authors:
-            if author in seen:
-                raise TournamentError(
-                    "duplicate_chat_author", f"the chat author {author!r} is registered twice"
-                )
-            seen.add(author)
 
 
 def _tokens(drafted: Sequence[Drafted]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from adjudicator.tournaments import (
     Settings,
     Tiebreak,
     TournamentError,
+    check_entries,
     check_settings,
     pair_next,
     planned_rounds,
@@ -77,6 +78,32 @@ def test_settings_every_format_can_run_pass() -> None:
         settings(Format.DOUBLE_ELIMINATION, None, Tiebreak.WINS, Tiebreak.GAME_POINTS_DIFF),
         field(3),
     )
+
+
+@pytest.mark.parametrize(
+    ("s", "players", "rounds", "authors", "code"),
+    [
+        (RR, [Player("a", "Ada", 1), Player("b", " ADA ", 2)], [], [], "duplicate_player"),
+        (RR, field(4), [], [["41"], ["41"]], "duplicate_chat_author"),
+        (RR, field(4), [], [["7", "7"]], "duplicate_chat_author"),
+        (RR, field(4), [0], [], "bad_round_config"),
+        (RR, field(4), [4], [], "bad_round_config"),  # rounds 1 to 3
+        (settings(Format.SWISS, 2), field(8), [3], [], "bad_round_config"),
+        (DOUBLE, field(4), [6], [], "bad_round_config"),  # 2k + 1 = 5: the reset
+    ],
+)
+def test_entries_a_new_tournament_may_not_hold_are_refused(
+    s: Settings, players: list[Player], rounds: list[int], authors: list[list[str]], code: Code
+) -> None:
+    refused(code, lambda: check_entries(s, players, rounds, authors))
+
+
+def test_entries_every_format_can_take_pass_and_pairing_does_not_check_them() -> None:
+    check_entries(RR, field(4), [1, 3], [["41", "ada"], [], ["7"]])
+    check_entries(settings(Format.SWISS, 2), field(8), [2], [])
+    check_entries(DOUBLE, field(4), [5], [])
+    twins = [Player("a", "Ada", 1), Player("b", "Ada", 2)]  # recorded before names were checked
+    assert pair_next(RR, twins, [])  # still paired
 
 
 def test_planned_rounds() -> None:
