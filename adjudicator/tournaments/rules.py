@@ -78,15 +78,18 @@ def _check_names(players: Sequence[Player]) -> None:
 
 def _check_chat_authors(chat_authors: Iterable[Sequence[str]]) -> None:
     """A chat author registered for two players (or twice) would make the chat import of
-    their match guess whose post it is."""
+    their match guess whose post it is. Two keys are one author when they differ only in case:
+    the import reads a key as a name or nickname in any case
+    (``adjudicator.transcripts.posts.Author.known_as``)."""
     seen: set[str] = set()
     for authors in chat_authors:
         for author in authors:
-            if author in seen:
+            key = author.casefold()
+            if key in seen:
                 raise TournamentError(
                     "duplicate_chat_author", f"the chat author {author!r} is registered twice"
                 )
-            seen.add(author)
+            seen.add(key)
 
 
 def _check_round_configs(settings: Settings, n_players: int, numbers: Iterable[int]) -> None:

@@ -86,6 +86,7 @@ def test_settings_every_format_can_run_pass() -> None:
         (RR, [Player("a", "Ada", 1), Player("b", " ADA ", 2)], [], [], "duplicate_player"),
         (RR, field(4), [], [["41"], ["41"]], "duplicate_chat_author"),
         (RR, field(4), [], [["7", "7"]], "duplicate_chat_author"),
+        (RR, field(4), [], [["Ada"], ["ada"]], "duplicate_chat_author"),  # known_as folds case
         (RR, field(4), [0], [], "bad_round_config"),
         (RR, field(4), [4], [], "bad_round_config"),  # rounds 1 to 3
         (settings(Format.SWISS, 2), field(8), [3], [], "bad_round_config"),
