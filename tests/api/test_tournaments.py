@@ -233,6 +233,31 @@ def test_a_forfeit_decides_an_unfinished_board_only(api: Api, org: Organizer) ->
     assert org.pair()["round"] == 2  # the forfeit finished the round
 
 
+def test_a_match_closed_without_a_result_is_decided_by_forfeit_one_closed_with_one_is_not(
+    api: Api, org: Organizer
+) -> None:
+    """A host who closes an abandoned match (nobody played: no result) leaves its board to the
+    organizer's forfeit, else the round could never finish; a match closed with a result is
+    finished and its board refuses a forfeit, nothing recorded."""
+    org.create(EIGHT[:4])
+    one, two = org.pair()["pairings"]
+    declare(api, one, one["first"])
+    for board in (one, two):
+        closed = api.client.post(
+            f"/matches/{board['match_id']}/close", headers=api.auth(board["tokens"]["host"])
+        )
+        assert closed.status_code == 201, closed.text
+    before = len(org.get("/events"))
+    finished = org.post("/forfeits", {"round": 1, "board": 1, "winner": None, "reason": "x"})
+    assert (finished.status_code, finished.json()["code"]) == (409, "board_decided")
+    assert len(org.get("/events")) == before
+    body = {"round": 1, "board": 2, "winner": None, "reason": "neither player came"}
+    assert org.post("/forfeits", body).status_code == 201
+    result = org.standings()["rounds"][0]["pairings"][1]["result"]
+    assert result == {"winner": None, "first_points": 0, "second_points": 0, "forfeit": True}
+    assert org.pair()["round"] == 2
+
+
 def test_a_withdrawn_player_is_not_paired_again(api: Api, org: Organizer) -> None:
     org.create(EIGHT[:6], format="swiss", rounds=3, tiebreaks=["buchholz"])
     play_round(api, org.pair(), first_wins)
