@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 
 from adjudicator.tournaments import berger, elimination, swiss, tiebreaks
 from adjudicator.tournaments.model import (
-    BracketMatch,
     Crosstable,
     Format,
     Pairing,
@@ -266,7 +265,7 @@ def standings(
         )
         champion = replayed.champion
         bracket = elimination.bracket(replayed, rounds)
-        reach = _reach(settings, seeded, bracket, champion)
+        reach = _reach(settings, seeded, replayed, len(rounds), withdrawn)
     ordered, values = tiebreaks.rank(
         seeded, lambda p: (reach.get(p, 0.0), pts[p]), settings.tiebreaks, fixed, history
     )
@@ -283,22 +282,35 @@ def standings(
 
 
 def _reach(
-    settings: Settings, seeded: list[str], bracket: Sequence[BracketMatch], champion: str | None
+    settings: Settings,
+    seeded: list[str],
+    replayed: elimination.Replay,
+    last: int,
+    withdrawn: frozenset[str],
 ) -> dict[str, float]:
     """How far each player went: the round of the loss that put them out (later is better);
-    still in: one more than any round; the champion: two more."""
+    still in: one more than any round (``last``, the last paired); the champion: two more. A
+    loss by walkover counts: a withdrawn player's match in a round paired after the withdrawal
+    (the opponent's bye) is lost, so they are out in the round they missed. Withdrawn but not
+    out yet (no round paired since): just below every player still in."""
     lives = 2 if settings.format is Format.DOUBLE_ELIMINATION else 1
     losses = {p: 0 for p in seeded}
     out_at: dict[str, float] = {}
-    last = max((m.round for m in bracket), default=0)
-    for m in bracket:
-        if m.winner is None or m.second is None:
-            continue
-        loser = m.second if m.winner == m.first else m.first
-        losses[loser] += 1
-        if losses[loser] == lives:
-            out_at[loser] = m.round
-    return {p: (last + 2.0 if p == champion else out_at.get(p, last + 1.0)) for p in seeded}
+    played = zip(replayed.matches, replayed.winners, strict=True)
+    for number, (matches, won) in enumerate(played, start=1):
+        for m, winner in zip(matches, won, strict=True):
+            if winner is None or m.a is None or m.b is None:
+                continue
+            loser = m.b if winner == m.a else m.a
+            losses[loser] += 1
+            if losses[loser] == lives:
+                out_at[loser] = number
+    return {
+        p: last + 2.0
+        if p == replayed.champion
+        else out_at.get(p, last + 0.5 if p in withdrawn else last + 1.0)
+        for p in seeded
+    }
 
 
 def _row(

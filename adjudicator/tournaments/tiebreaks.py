@@ -15,7 +15,8 @@ nothing.
 - Game points difference: game points for less against (points games only).
 
 Ranking: points, then the tie-breaks in the settings' order, then seed. In elimination the
-first key is how far the player went (champion, then the later elimination first).
+first key is how far the player went (champion, then the later elimination first; a walkover,
+a withdrawn player's missed round, counts as the loss that put them out).
 """
 
 from __future__ import annotations
