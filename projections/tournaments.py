@@ -27,6 +27,7 @@ PAIRED = "tournament.round_paired"
 REPAIRED = "tournament.repaired"
 FORFEIT = "tournament.forfeit"
 WITHDRAWN = "tournament.withdrawn"
+CONCLUDED = "tournament.concluded"
 
 FIRST_SEAT, SECOND_SEAT = "alpha", "beta"
 """The seats of every tournament match: the pairing's ``first`` plays ``alpha``."""
@@ -77,6 +78,8 @@ class Tournament:
     last_seq: int = 0
     chat_authors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Player id -> the chat author ids registered for it (a match's chat import maps them)."""
+    concluded: str | None = None
+    """The organizer's reason for ending the event before its planned rounds (None: not)."""
 
     @property
     def withdrawn_ids(self) -> frozenset[str]:
@@ -159,6 +162,8 @@ def evolve(tournament: Tournament, event: StoredEvent) -> Tournament:
         changes["forfeits"] = {**tournament.forfeits, (forfeit.round, forfeit.board): forfeit}
     elif event.type == WITHDRAWN:
         changes["withdrawn"] = {**tournament.withdrawn, data["player"]: data["reason"]}
+    elif event.type == CONCLUDED:
+        changes["concluded"] = data["reason"]
     return _replace(tournament, changes)
 
 

@@ -20,6 +20,7 @@ from adjudicator.tournaments.model import (
     TournamentError,
 )
 from adjudicator.tournaments.rules import (
+    check_conclusion,
     check_entries,
     check_settings,
     is_finished,
@@ -43,6 +44,7 @@ __all__ = [
     "Standings",
     "Tiebreak",
     "TournamentError",
+    "check_conclusion",
     "check_entries",
     "check_settings",
     "is_finished",

@@ -239,14 +239,35 @@ def _finished(
     return planned is not None and len(rounds) >= planned and all(round_finished(r) for r in rounds)
 
 
+def check_conclusion(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str] = frozenset(),
+) -> None:
+    """Whether the organizer may end the event before its planned rounds (a Swiss that
+    withdrawals have left without a pairing free of rematches, an event cut short): not while
+    a board of the last round has no result (``round_not_finished``: forfeit it first), nor
+    once the event is finished (``tournament_finished``)."""
+    _check_all(settings, players, rounds, withdrawn)
+    if rounds and not round_finished(rounds[-1]):
+        raise TournamentError(
+            "round_not_finished", f"round {rounds[-1].number} has boards without a result"
+        )
+    if _finished(settings, players, rounds, withdrawn):
+        raise TournamentError("tournament_finished", "the tournament is finished already")
+
+
 def standings(
     settings: Settings,
     players: Sequence[Player],
     rounds: Sequence[Round],
     withdrawn: frozenset[str] = frozenset(),
+    concluded: bool = False,
 ) -> Standings:
     """Points, tie-breaks and rank of every player, with the crosstable (round robin) or the
-    bracket (elimination)."""
+    bracket (elimination). ``concluded``: the organizer ended the event early, so it is
+    finished as it stands (its leader the champion; an elimination's only if decided)."""
     _check_all(settings, players, rounds, withdrawn)
     history = games(players, rounds)
     pts = {p.id: points(history[p.id]) for p in players}
@@ -255,7 +276,7 @@ def standings(
         for p in players
     }
     seeded = [p.id for p in sorted(players, key=lambda p: p.seed)]
-    finished = _finished(settings, players, rounds, withdrawn)
+    finished = concluded or _finished(settings, players, rounds, withdrawn)
     champion = None
     bracket = None
     reach: dict[str, float] = {}

@@ -50,6 +50,9 @@ class Tournament(Answer):
     rounds: list[RoundPaired]
     forfeits: list[Forfeit]
     withdrawn: dict[str, str] = Field(description="player id -> the reason")
+    concluded: str | None = Field(
+        description="the organizer's reason for ending the event before its planned rounds"
+    )
     last_seq: int
 
 
@@ -104,6 +107,9 @@ class Standings(Answer):
     known_at: Time | None
     last_seq: int
     finished: bool
+    concluded: str | None = Field(
+        description="the organizer ended the event early (the reason): finished as it stands"
+    )
     champion: str | None
     rows: list[StandingRow]
     crosstable: Json | None = Field(description="round robin: player -> opponent -> games")

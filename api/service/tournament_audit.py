@@ -70,6 +70,8 @@ def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Read
         recorded = [tfold.board_of(b).pairing for b in event.payload["pairings"]]
     except Exception as error:  # a bundle from elsewhere may hold anything: report it
         return Check(name, False, f"cannot recompute: {error!r}", event.seq)
+    if t.concluded is not None:
+        return Check(name, False, "paired after the organizer concluded the tournament", event.seq)
     if list(expected) != recorded:
         detail = f"recorded pairings differ from the recomputed {_pairs(expected)}"
         return Check(name, False, detail, event.seq)

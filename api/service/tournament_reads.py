@@ -36,6 +36,7 @@ def summary(service: TournamentService, tournament_id: str) -> dict[str, Any]:
             for f in t.forfeits.values()
         ],
         "withdrawn": dict(t.withdrawn),
+        "concluded": t.concluded,
         "last_seq": t.last_seq,
     }
 
@@ -77,6 +78,7 @@ def standings_json(service: TournamentService, view: View) -> dict[str, Any]:
         "known_at": None if view.known.at is None else iso(view.known.at),
         "last_seq": t.last_seq,
         "finished": standings.finished,
+        "concluded": t.concluded,
         "champion": standings.champion,
         "rows": rows_json(standings, {p.id: p.name for p in t.players}),
         "crosstable": crosstable_json(standings),

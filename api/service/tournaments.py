@@ -193,7 +193,8 @@ class TournamentService:
 
     def standings(self, view: View) -> Standings:
         t = view.tournament
-        return rules.standings(t.settings, t.players, view.rounds, t.withdrawn_ids)
+        concluded = t.concluded is not None
+        return rules.standings(t.settings, t.players, view.rounds, t.withdrawn_ids, concluded)
 
     # the organizer's acts: each a decide function of the tournament, recorded by _act
 
@@ -201,6 +202,7 @@ class TournamentService:
         """Pair the next round (the current one must be finished) and create its matches."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
+            _require_not_concluded(t)
             rounds = self._rounds(t)
             pairings = rules.pair_next(t.settings, t.players, rounds, t.withdrawn_ids)
             number = pairings[0].round if pairings else len(t.rounds) + 1
@@ -220,6 +222,7 @@ class TournamentService:
         withdrawal, say): new matches replace its matches, which are never played."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
+            _require_not_concluded(t)
             if not t.rounds:
                 raise RuleViolation("round_not_paired", "no round has been paired yet")
             current = max(t.rounds, key=lambda r: r.number)
@@ -245,6 +248,7 @@ class TournamentService:
         """A board of the current round decided without play: its match has no result yet."""
 
         def decide(t: Tournament) -> Act[None]:
+            _require_not_concluded(t)
             found = self._board(t, round_number, board)
             pairing = found.pairing
             if winner is not None and winner not in (pairing.first, pairing.second):
@@ -264,11 +268,23 @@ class TournamentService:
         """The player is paired in no later round; the games played stay."""
 
         def decide(t: Tournament) -> Act[None]:
+            _require_not_concluded(t)
             if t.player(player) is None:
                 raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
             if player in t.withdrawn:
                 raise RuleViolation("player_withdrawn", f"{player!r} has withdrawn already")
             return Act(fold.WITHDRAWN, {"player": player, "reason": reason}, None)
+
+        return self._act(tournament_id, decide)[0]
+
+    def conclude(self, tournament_id: str, reason: str) -> StoredEvent:
+        """End the event before its planned rounds, as it stands (``rules.check_conclusion``):
+        it is finished from then on, its leader the champion, and no round is paired again."""
+
+        def decide(t: Tournament) -> Act[None]:
+            _require_not_concluded(t)
+            rules.check_conclusion(t.settings, t.players, self._rounds(t), t.withdrawn_ids)
+            return Act(fold.CONCLUDED, {"reason": reason}, None)
 
         return self._act(tournament_id, decide)[0]
 
@@ -360,3 +376,10 @@ def role_links(match_id: str, tokens: Mapping[str, Any]) -> dict[str, str]:
     links["auditor"] = base + urlencode({"role": "auditor", "token": tokens["auditor"]})
     links["spectator"] = base + urlencode({"role": "spectator"})
     return links
+
+
+def _require_not_concluded(t: Tournament) -> None:
+    if t.concluded is not None:
+        raise RuleViolation(
+            "tournament_finished", f"the organizer concluded the tournament: {t.concluded}"
+        )

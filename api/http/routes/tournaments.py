@@ -217,6 +217,21 @@ def withdraw(service: Tournaments, tournament_id: str, body: WithdrawIn) -> dict
     return tournament_reads.event_json(service.withdraw(tournament_id, body.player, body.reason))
 
 
+@router.post(
+    "/tournaments/{tournament_id}/conclusion",
+    status_code=201,
+    dependencies=[Organizer],
+    response_model=ts.TournamentEvent,
+    responses=ACTING,
+)
+def conclude(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[str, Any]:
+    """Organizer: end the event before its planned rounds, as it stands (a Swiss that
+    withdrawals left without a pairing free of rematches, an event cut short): finished from
+    then on, its leader the champion. Not while a board of the last round has no result (409
+    ``round_not_finished``: forfeit it first) nor once finished (409 ``tournament_finished``)."""
+    return tournament_reads.event_json(service.conclude(tournament_id, body.reason))
+
+
 @router.get(
     "/tournaments/{tournament_id}/standings",
     response_model=ts.Standings,

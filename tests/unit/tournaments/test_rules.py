@@ -16,6 +16,7 @@ from adjudicator.tournaments import (
     Settings,
     Tiebreak,
     TournamentError,
+    check_conclusion,
     check_entries,
     check_settings,
     pair_next,
@@ -253,3 +254,20 @@ def test_the_round_robin_standings_carry_the_crosstable() -> None:
     assert [(c.round, c.first, c.score) for c in cells] == [(1, True, 1.0)]
     assert [r.points for r in table.rows] == [3.0, 2.0, 1.0, 0.0]
     assert table.finished and table.champion == "p1"
+
+
+def test_an_event_may_be_concluded_between_rounds_only_and_is_then_finished_as_it_stands() -> None:
+    players, s = field(5), settings(Format.SWISS, 4)
+    first = pair_next(s, players, [])
+    refused("round_not_finished", lambda: check_conclusion(s, players, [Round(1, first, {})]))
+    played = [results(1, first, higher_seed_wins)]
+    check_conclusion(s, players, played)  # between rounds: allowed
+    table = standings(s, players, played, concluded=True)
+    assert table.finished and table.champion == table.rows[0].player
+    assert not standings(s, players, played).finished
+    done = play(RR, field(4), higher_seed_wins)
+    refused("tournament_finished", lambda: check_conclusion(RR, field(4), done))
+    bracket = settings(Format.SINGLE_ELIMINATION)
+    half = [results(1, pair_next(bracket, field(4), []), higher_seed_wins)]
+    cut = standings(bracket, field(4), half, concluded=True)
+    assert cut.finished and cut.champion is None  # an elimination's champion is won, not led
