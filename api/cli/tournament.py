@@ -1,4 +1,4 @@
-"""``adjudicator tournament create|pair|forfeit|withdraw|standings|verify|export``: a
+"""``adjudicator tournament create|pair|forfeit|withdraw|conclude|standings|verify|export``: a
 tournament run against the service's HTTP API (``--url`` or ``ADJUDICATOR_URL``, default
 http://127.0.0.1:8000), with the operator's token to create and the organizer's for the rest
 (``--token`` or ``ADJUDICATOR_TOKEN``). Answers are printed as JSON (standings as a table
@@ -67,6 +67,9 @@ def add_parser(sub: Any) -> None:
     withdraw.add_argument("tournament_id")
     withdraw.add_argument("player", help="the player id (p1, p2… in seed order)")
     withdraw.add_argument("--reason", required=True)
+    conclude = _action(actions, "conclude", "end the event early, as it stands (organizer token)")
+    conclude.add_argument("tournament_id")
+    conclude.add_argument("--reason", required=True)
     table = _action(actions, "standings", "the standings (a table, or --json)")
     table.add_argument("tournament_id")
     table.add_argument("--at", help="game time (RFC 3339; default now)")
@@ -175,6 +178,12 @@ def _withdraw(http: httpx.Client, headers: dict[str, str], args: argparse.Namesp
     return 0
 
 
+def _conclude(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    url = f"/tournaments/{args.tournament_id}/conclusion"
+    _print(_answer(http.post(url, json={"reason": args.reason}, headers=headers)))
+    return 0
+
+
 def _standings(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
     params = {k: v for k, v in (("at", args.at), ("known_at", args.known_at)) if v}
     url = f"/tournaments/{args.tournament_id}/standings"
@@ -199,6 +208,8 @@ def standings_table(answer: dict[str, Any]) -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) for line in lines]
     status = "finished, champion " + str(answer["champion"]) if answer["finished"] else "running"
+    if answer.get("concluded"):
+        status += f" (ended early: {answer['concluded']})"
     known = f", as known at {answer['known_at']}" if answer["known_at"] else ""
     stale = "".join(
         f"\nround {s['round']} was paired on a result since changed: "
@@ -239,6 +250,7 @@ ACTIONS = {
     "pair": _pair,
     "forfeit": _forfeit,
     "withdraw": _withdraw,
+    "conclude": _conclude,
     "standings": _standings,
     "verify": _verify,
     "export": _export,

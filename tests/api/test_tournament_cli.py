@@ -118,6 +118,27 @@ def test_create_registers_each_players_chat_authors(
     assert code == 1 and "422 duplicate_chat_author" in err
 
 
+def test_an_event_ended_early_by_the_command_line(
+    api: Api, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        api, capsys, "create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
+        "--player", "Ada", "--player", "Bo", "--player", "Cy", "--player", "Di",
+        "--token", OPERATOR,
+    )  # fmt: skip
+    made = json.loads(out)
+    tid, token = made["tournament_id"], made["organizer_token"]
+    play(api, capsys, tid, token)
+    conclude = ["conclude", tid, "--reason", "the venue closed"]
+    assert run(api, capsys, *conclude)[0] == 1  # the organizer's token is needed
+    code, out, _ = run(api, capsys, *conclude, "--token", token)
+    assert code == 0 and json.loads(out)["type"] == "tournament.concluded"
+    code, table, _ = run(api, capsys, "standings", tid)
+    assert "finished, champion p1 (ended early: the venue closed)" in table
+    refused = run(api, capsys, "pair", tid, "--token", token)
+    assert refused[0] == 1 and "409 tournament_finished" in refused[2]
+
+
 def test_an_unknown_tournament_and_an_unreachable_service_are_clear(
     api: Api, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -295,3 +295,44 @@ def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts
     page.goto(f"{server}/console/tournaments/no-such-tournament")
     page.wait_for_selector("#tournament-error:has-text('unknown_tournament')")
     assert page.errors == []
+
+
+@pytest.mark.slow
+def test_the_organizer_ends_an_event_early_by_the_form(server: str, contexts: Any) -> None:
+    """A 4-player round robin with round 1 played: ending it is refused while round 2 is
+    unfinished (the API's code beside the form), then, after round 2's results, the form ends
+    it: the page says finished, names the leader and the organizer's reason."""
+    made = create_tournament(server)
+    tid, token = made["tournament_id"], made["organizer_token"]
+    organizer = {"Authorization": f"Bearer {token}"}
+
+    def pair_and_declare(declare: bool) -> None:
+        paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
+        for board in paired["pairings"] if declare else []:
+            ruling = {"type": "declare_result", "winner": "alpha", "reason": "played"}
+            host = {"Authorization": f"Bearer {board['tokens']['host']}"}
+            url = f"{server}/matches/{board['match_id']}/rulings"
+            assert httpx.post(url, json=ruling, headers=host).status_code == 201
+
+    pair_and_declare(True)
+    pair_and_declare(False)  # round 2 paired, not played
+    page = contexts()
+    page.goto(f"{server}/console/tournaments/{tid}#token={token}")
+    page.wait_for_selector("#conclude-form")
+    page.fill("#conclude-reason", "the venue closed")
+    page.click("#conclude-submit")
+    page.wait_for_selector("#conclude-error:has-text('round_not_finished')")
+    assert page.query_selector("#champion") is None
+    summary = httpx.get(f"{server}/tournaments/{tid}/standings").json()
+    for board in summary["rounds"][1]["pairings"]:
+        if board["match_id"]:
+            body = {"round": 2, "board": board["board"], "winner": None, "reason": "no time"}
+            forfeit = httpx.post(f"{server}/tournaments/{tid}/forfeits", json=body,
+                                 headers=organizer)  # fmt: skip
+            assert forfeit.status_code == 201, forfeit.text
+    page.click("#conclude-submit")
+    page.wait_for_selector("#champion:has-text('Finished')", timeout=LIVE_MS)
+    assert "ended early: the venue closed" in page.inner_text("#champion")
+    leader = httpx.get(f"{server}/tournaments/{tid}/standings").json()["rows"][0]["name"]
+    assert leader in page.inner_text("#champion")
+    assert page.errors == []

@@ -59,4 +59,6 @@ export const tournamentApi = {
     call("POST", path(id, "/forfeits"), { token: organizerToken(id), body }),
   withdraw: (id, body) =>
     call("POST", path(id, "/withdrawals"), { token: organizerToken(id), body }),
+  conclude: (id, body) =>
+    call("POST", path(id, "/conclusion"), { token: organizerToken(id), body }),
 };

@@ -1,8 +1,9 @@
 // A tournament page: standings (rank, points, each chosen tie-break, wins), a crosstable for a
 // round robin or a bracket for an elimination, the rounds with their pairings, results and
 // links to each match, game-time and record-time controls, the audit badge, and the
-// organizer's controls (pair the next round, forfeit a board, withdraw a player). The page
-// decides nothing: it draws what the API answers and polls the standings every two seconds.
+// organizer's controls (pair the next round, forfeit a board, withdraw a player, end the
+// event early). The page decides nothing: it draws what the API answers and polls the
+// standings every two seconds.
 
 import { h, replace, showError } from "./dom.js";
 import { gameName } from "./words.js";
@@ -178,7 +179,8 @@ class TournamentPage {
     }
     replace(this.ui.standings, h("h2", {}, "Standings"),
       s.finished ? h("p", { class: "result", id: "champion" },
-        s.champion ? `Finished: ${this.names()[s.champion] || s.champion} wins the tournament` : "Finished") : null,
+        s.champion ? `Finished: ${this.names()[s.champion] || s.champion} wins the tournament` : "Finished",
+        s.concluded ? h("small", { class: "hint", id: "concluded" }, ` — ended early: ${s.concluded}`) : null) : null,
       this.standingsTable(), this.staleNote());
     if (s.crosstable) replace(this.ui.grid, h("h2", {}, "Crosstable"), this.crosstable());
     else if (s.bracket) replace(this.ui.grid, h("h2", {}, "Bracket"), this.bracket());
@@ -350,9 +352,23 @@ class TournamentPage {
     h("div", { class: "field" }, h("label", { for: "withdraw-reason" }, "Reason"), withdrawReason),
     h("button", { type: "submit", id: "withdraw-submit" }, "Withdraw"), withdrawError);
 
+    const concludeReason = h("input", { id: "conclude-reason", required: true, maxlength: 500, placeholder: "why" });
+    const concludeError = h("p", { class: "error", role: "alert", hidden: true, id: "conclude-error" });
+    const concludeForm = h("form", { class: "organizer-form", id: "conclude-form", onsubmit: (e) => {
+      e.preventDefault();
+      this.act(e.submitter || concludeForm, concludeError, async () => {
+        await api.conclude(this.id, { reason: concludeReason.value });
+        concludeReason.value = "";
+      });
+    } },
+    h("h3", {}, "End the event early"),
+    h("p", { class: "hint" }, "Between rounds only: the standings as they stand are final, the leader wins."),
+    h("div", { class: "field" }, h("label", { for: "conclude-reason" }, "Reason"), concludeReason),
+    h("button", { type: "submit", id: "conclude-submit" }, "End the event"), concludeError);
+
     replace(ui.organizer, h("h2", {}, "Organizer"),
       h("div", { class: "controls" }, pair), pairError, pairDone,
-      h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm));
+      h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm));
   }
 
   /** Run an organizer's act: errors (the API's message) beside its control, then redraw. */
