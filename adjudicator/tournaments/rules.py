@@ -267,7 +267,8 @@ def standings(
 ) -> Standings:
     """Points, tie-breaks and rank of every player, with the crosstable (round robin) or the
     bracket (elimination). ``concluded``: the organizer ended the event early, so it is
-    finished as it stands (its leader the champion; an elimination's only if decided)."""
+    finished as it stands (its leader the champion, none if no round was paired; an
+    elimination's only if decided)."""
     _check_all(settings, players, rounds, withdrawn)
     history = games(players, rounds)
     pts = {p.id: points(history[p.id]) for p in players}
@@ -294,7 +295,7 @@ def standings(
         _row(i, p, pts[p], history[p], values[p], p in withdrawn)
         for i, p in enumerate(ordered, start=1)
     )
-    if settings.format not in ELIMINATION and finished:
+    if settings.format not in ELIMINATION and finished and rounds:  # ended before any: none
         champion = ordered[0]
     cross: Crosstable | None = (
         crosstable(seeded, history) if settings.format in ROUND_ROBINS else None

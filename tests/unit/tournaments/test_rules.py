@@ -271,3 +271,5 @@ def test_an_event_may_be_concluded_between_rounds_only_and_is_then_finished_as_i
     half = [results(1, pair_next(bracket, field(4), []), higher_seed_wins)]
     cut = standings(bracket, field(4), half, concluded=True)
     assert cut.finished and cut.champion is None  # an elimination's champion is won, not led
+    before_any = standings(s, players, [], concluded=True)
+    assert before_any.finished and before_any.champion is None
