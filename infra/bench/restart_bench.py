@@ -201,14 +201,14 @@ def figure(bench: Any) -> list[Row]:
     """``run.py``'s ``restart`` figure: the first read and the first command after a restart
     (a new server process, the stored checkpoints kept), against the peer's rebuild of 10,000
     events without a snapshot and against the first command of a 100-event match."""
-    from infra.bench.figures_store import _rebuild_ms
+    from infra.bench.figures_store import rebuild_yardstick
 
     events, reps = (1_000, 1) if bench.quick else (10_000, 3)
     url = bench.pg_url or bench.sqlite_url
     upgrade(url)
     got = measure(url, events, reps, say=lambda text: print(text, file=sys.stderr))
-    rebuild = _rebuild_ms(bench)
-    peer = "eventsourcing: rebuild 10,000 events, no snapshot"
+    label = "eventsourcing: rebuild 10,000 events, no snapshot"
+    rebuild, peer = rebuild_yardstick(bench, events, label)
     backend = "PostgreSQL" if bench.pg_url else "SQLite"
     rows = []
     for name in ("first GET /state at the middle", "first GET /state now (the end)"):

@@ -32,7 +32,9 @@ def render(rows: Sequence[Row]) -> str:
     service; for a time or a size, lower is)."""
     cells = [("figure", "service", "yardstick", "ratio")]
     for row in rows:
-        peer = f"{fmt(row.peer, row.unit)} ({row.peer_label})" if row.peer is not None else ""
+        peer = f"— ({row.peer_label})" if row.peer_label else ""  # no yardstick figure
+        if row.peer is not None:
+            peer = f"{fmt(row.peer, row.unit)} ({row.peer_label})"
         cells.append((row.figure, fmt(row.value, row.unit), peer, row.ratio()))
     widths = [max(len(cell[i]) for cell in cells) for i in range(4)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cell, widths, strict=True)) for cell in cells]
