@@ -4,7 +4,8 @@ verify and export (anyone: a tournament's results are public)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -110,6 +111,17 @@ Organizer = Depends(organizer)
 ACTING = errors(401, 403, 404, 409, 422)
 
 
+Route = TypeVar("Route", bound=Callable[..., Any])
+
+
+def organizer_act(path: str, answer: Any) -> Callable[[Route], Route]:
+    """The route of an organizer's act: ``POST path``, 201 with ``answer``, the organizer's
+    token required (401, 403), refusals as 404, 409 and 422."""
+    return router.post(
+        path, status_code=201, dependencies=[Organizer], response_model=answer, responses=ACTING
+    )
+
+
 @router.post(
     "/tournaments",
     status_code=201,
@@ -166,64 +178,34 @@ def _paired(
     return {"round": paired.number, "seq": paired.seq, "pairings": boards}
 
 
-@router.post(
-    "/tournaments/{tournament_id}/rounds",
-    status_code=201,
-    dependencies=[Organizer],
-    response_model=ts.Paired,
-    responses=ACTING,
-)
+@organizer_act("/tournaments/{tournament_id}/rounds", ts.Paired)
 def pair_round(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     """Organizer: pair the next round (409 ``round_not_finished`` while a board of the current
     one has no result) and create its matches; answers every role token and link of each."""
     return _paired(service, *service.pair(tournament_id))
 
 
-@router.post(
-    "/tournaments/{tournament_id}/rounds/current/repair",
-    status_code=201,
-    dependencies=[Organizer],
-    response_model=ts.Paired,
-    responses=ACTING,
-)
+@organizer_act("/tournaments/{tournament_id}/rounds/current/repair", ts.Paired)
 def repair_round(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[str, Any]:
     """Organizer: pair the current round again before any of its matches has started (after a
     withdrawal, say); new matches replace the old ones, which are never played."""
     return _paired(service, *service.repair(tournament_id, body.reason))
 
 
-@router.post(
-    "/tournaments/{tournament_id}/forfeits",
-    status_code=201,
-    dependencies=[Organizer],
-    response_model=ts.TournamentEvent,
-    responses=ACTING,
-)
+@organizer_act("/tournaments/{tournament_id}/forfeits", ts.TournamentEvent)
 def forfeit(service: Tournaments, tournament_id: str, body: ForfeitIn) -> dict[str, Any]:
     """Organizer: decide a board without play (409 ``board_decided`` once it has a result)."""
     event = service.forfeit(tournament_id, body.round, body.board, body.winner, body.reason)
     return tournament_reads.event_json(event)
 
 
-@router.post(
-    "/tournaments/{tournament_id}/withdrawals",
-    status_code=201,
-    dependencies=[Organizer],
-    response_model=ts.TournamentEvent,
-    responses=ACTING,
-)
+@organizer_act("/tournaments/{tournament_id}/withdrawals", ts.TournamentEvent)
 def withdraw(service: Tournaments, tournament_id: str, body: WithdrawIn) -> dict[str, Any]:
     """Organizer: the player is paired in no later round; the games played stay."""
     return tournament_reads.event_json(service.withdraw(tournament_id, body.player, body.reason))
 
 
-@router.post(
-    "/tournaments/{tournament_id}/conclusion",
-    status_code=201,
-    dependencies=[Organizer],
-    response_model=ts.TournamentEvent,
-    responses=ACTING,
-)
+@organizer_act("/tournaments/{tournament_id}/conclusion", ts.TournamentEvent)
 def conclude(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[str, Any]:
     """Organizer: end the event before its planned rounds, as it stands (a Swiss that
     withdrawals left without a pairing free of rematches, an event cut short): finished from
