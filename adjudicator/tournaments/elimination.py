@@ -15,13 +15,15 @@ opponents do not meet again at once); an odd stage 2m+1 pairs the winners of sta
 With k = 1 (two players) the loser of the final is the losers' champion.
 
 A withdrawn player is nobody in every match paired after the withdrawal (the opponent has a
-bye). The first seat goes by :mod:`adjudicator.tournaments.seats`, as in a Swiss.
+bye, which is the withdrawn player's loss by walkover; two withdrawn players who would meet
+give nobody, and the recorded round that left them out is replayed so). The first seat goes
+by :mod:`adjudicator.tournaments.seats`, as in a Swiss.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from adjudicator.tournaments import seats
 from adjudicator.tournaments.model import (
@@ -68,6 +70,10 @@ class Replay:
     champion: str | None
     next_matches: list[Match] | None  # None: nothing more to pair
     unfinished: bool = False  # a recorded round still has a match without a winner
+    walkovers: dict[str, int] = field(default_factory=dict)
+    """The players of a match that a recorded round has not paired, both withdrawn before it,
+    and that round: nobody went on from it. (A withdrawn player whose opponent is still in
+    loses that match by walkover, the opponent's bye: a loss, not listed here.)"""
 
 
 def replay(
@@ -82,28 +88,23 @@ def replay(
     gf: tuple[Slot, Slot] | None = None
     for t in range(1, 2 * k + 2 if double else k + 1):
         done = t <= len(rounds)
-        gone = frozenset() if done else withdrawn
-        matches: list[Match] = []
+        gone = _gone(withdrawn, rounds[t - 1]) if done else withdrawn
+        slots: list[tuple[Bracket, int, Slot, Slot]] = []
         if t <= k:
-            matches += [
-                Match(Bracket.WINNERS, t, _x(wb[i], gone), _x(wb[i + 1], gone))
-                for i in range(0, len(wb), 2)
-            ]
+            slots += [(Bracket.WINNERS, t, wb[i], wb[i + 1]) for i in range(0, len(wb), 2)]
         j = t - 1
         if double and 1 <= j <= 2 * k - 2:
-            matches += [
-                Match(Bracket.LOSERS, j, _x(a, gone), _x(b, gone))
-                for a, b in _losers_pairs(j, lb, wb_losers)
-            ]
+            slots += [(Bracket.LOSERS, j, a, b) for a, b in _losers_pairs(j, lb, wb_losers)]
         if double and t == 2 * k and gf is not None:
-            matches.append(Match(Bracket.GRAND_FINAL, 1, _x(gf[0], gone), _x(gf[1], gone)))
+            slots.append((Bracket.GRAND_FINAL, 1, *gf))
         if double and t == 2 * k + 1:
             if gf is None or out.champion is not None:
                 break
-            matches.append(Match(Bracket.GRAND_FINAL_RESET, 1, _x(gf[0], gone), _x(gf[1], gone)))
+            slots.append((Bracket.GRAND_FINAL_RESET, 1, *gf))
         if not done:
-            out.next_matches = matches
+            out.next_matches = [Match(b, st, _x(x, gone), _x(y, gone)) for b, st, x, y in slots]
             return out
+        matches = [_replayed(b, stage, x, y, gone, t, out) for b, stage, x, y in slots]
         won = [_winner(m, rounds[t - 1]) for m in matches]
         out.matches.append(matches)
         out.winners.append(won)
@@ -114,6 +115,26 @@ def replay(
         if out.champion is not None:
             return out
     return out
+
+
+def _replayed(
+    bracket: Bracket, stage: int, x: Slot, y: Slot, gone: frozenset[str], t: int, out: Replay
+) -> Match:
+    """A recorded round's match of ``x`` and ``y``: nobody's when both are ``gone`` (withdrawn
+    before the round was paired, which left them out; noted in ``out.walkovers``)."""
+    if x is not None and y is not None and x in gone and y in gone:
+        out.walkovers.update({x: t, y: t})
+        return Match(bracket, stage, None, None)
+    return Match(bracket, stage, x, y)
+
+
+def _gone(withdrawn: frozenset[str], paired: Round) -> frozenset[str]:
+    """The withdrawn players a recorded round was paired without (each withdrawn before it
+    was paired): those it does not name. A player withdrawn later is in it, to play or forfeit.
+    A match of two of them gives nobody; one of them against a player still in is that
+    player's bye, which ``_winner`` reads from the round (the withdrawn one loses it)."""
+    named = {x for p in paired.pairings for x in (p.first, p.second) if x is not None}
+    return withdrawn - named
 
 
 def _x(slot: Slot, gone: frozenset[str]) -> Slot:

@@ -313,8 +313,9 @@ def _reach(
     """How far each player went: the round of the loss that put them out (later is better);
     still in: one more than any round (``last``, the last paired); the champion: two more. A
     loss by walkover counts: a withdrawn player's match in a round paired after the withdrawal
-    (the opponent's bye) is lost, so they are out in the round they missed. Withdrawn but not
-    out yet (no round paired since): just below every player still in."""
+    (the opponent's bye) is lost, and a match of two withdrawn players puts both out
+    (``Replay.walkovers``), so a withdrawn player is out in the round they missed. Withdrawn but
+    not out yet (no such round paired since): just below every player still in."""
     lives = 2 if settings.format is Format.DOUBLE_ELIMINATION else 1
     losses = {p: 0 for p in seeded}
     out_at: dict[str, float] = {}
@@ -327,6 +328,8 @@ def _reach(
             losses[loser] += 1
             if losses[loser] == lives:
                 out_at[loser] = number
+    for player, number in replayed.walkovers.items():
+        out_at[player] = min(out_at.get(player, number), number)
     return {
         p: last + 2.0
         if p == replayed.champion

@@ -258,6 +258,25 @@ def test_a_match_closed_without_a_result_is_decided_by_forfeit_one_closed_with_o
     assert org.pair()["round"] == 2
 
 
+def test_a_knockout_whose_two_next_opponents_both_withdrew_pairs_on_and_finishes(
+    api: Api, org: Organizer
+) -> None:
+    """Seeds 1 and 4 would meet in round 2 of an 8-player knockout; both withdraw after round
+    1. Round 2 pairs the other semi-final only, the final is a bye, and the standings answer
+    (the bracket's replay refused the recorded round 2, so the event was stuck for good)."""
+    org.create(EIGHT, format="single_elimination", tiebreaks=[])
+    play_round(api, org.pair(), better_seed)
+    for player in ("p1", "p4"):
+        assert org.post("/withdrawals", {"player": player, "reason": "left"}).status_code == 201
+    second = org.pair()
+    assert [(b["first"], b["second"]) for b in second["pairings"]] == [("p2", "p3")]
+    play_round(api, second, better_seed)
+    assert [(b["first"], b["second"]) for b in org.pair()["pairings"]] == [("p2", None)]
+    table = org.standings()
+    assert table["finished"] and table["champion"] == "p2"
+    assert org.get("/verify")["ok"]
+
+
 def test_a_withdrawn_player_is_not_paired_again(api: Api, org: Organizer) -> None:
     org.create(EIGHT[:6], format="swiss", rounds=3, tiebreaks=["buchholz"])
     play_round(api, org.pair(), first_wins)

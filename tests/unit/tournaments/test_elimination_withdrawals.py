@@ -57,3 +57,20 @@ def test_the_winners_finalist_who_withdraws_while_waiting_is_out_at_the_grand_fi
     assert table.champion == "p2"
     # out by walkover in the grand final and its reset: ahead of p3 and p4, out in rounds 3, 2
     assert [row.player for row in table.rows] == ["p2", "p1", "p3", "p4"]
+
+
+def test_two_players_who_would_meet_both_withdrawn_leave_nobody_not_a_broken_bracket() -> None:
+    """p1 and p4 would meet in round 2; both withdraw after round 1: round 2 pairs only p2 and
+    p3, and the bracket replays on (it refused the recorded round 2 as not pairing p1 with p4,
+    so no round could be paired, nor the standings read, ever again)."""
+    players, s = field(8), settings(Format.SINGLE_ELIMINATION)
+    gone = frozenset({"p1", "p4"})
+    rounds = play(s, players, higher_seed_wins, lambda n: gone if n > 1 else frozenset())
+    assert [(p.first, p.second) for p in rounds[1].pairings] == [("p2", "p3")]
+    assert [(p.first, p.second) for p in rounds[2].pairings] == [("p2", None)]  # the final
+    table = standings(s, players, rounds, gone)
+    assert table.finished and table.champion == "p2"
+    order = [row.player for row in table.rows]
+    assert order[0] == "p2"
+    assert set(order[1:4]) == {"p1", "p3", "p4"}  # out in round 2: lost it, or missed it
+    assert set(order[4:]) == {"p5", "p6", "p7", "p8"}
