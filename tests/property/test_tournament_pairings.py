@@ -1,7 +1,8 @@
 """Tournament properties over random results: the Swiss never pairs a rematch and gives each
 player at most one bye (to one who had none); every round robin pair meets once (twice in a
 double, seats swapped) with first seats balanced; elimination brackets are consistent (one loss
-out in single, two in double, one champion); pairings are deterministic and do not depend on
+out in single, two in double, one champion) and, with withdrawals, pair to their end without a
+withdrawn player; pairings are deterministic and do not depend on
 the order the players are listed in; the standings' points add up to the rounds' results."""
 
 from __future__ import annotations
@@ -240,3 +241,42 @@ def test_pairings_are_deterministic_and_ignore_the_listing_order(
         assert pair_next(s, shuffled, rounds) == pairings
         rounds.append(decide(rng, len(rounds) + 1, pairings, elim))
     assert standings(s, players, rounds) == standings(s, shuffled, rounds)
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 24), double=st.booleans(), seed=st.integers(0, 2**32))
+def test_an_elimination_with_withdrawals_pairs_to_its_end_without_a_withdrawn_player(
+    n: int, double: bool, seed: int
+) -> None:
+    """Players withdraw at random between rounds (one already paired forfeits that board):
+    every round pairs, nobody withdrawn is paired again, the bracket ends within its rounds
+    and the standings read. (Two players due to meet who had both withdrawn left the bracket
+    unable to replay the round paired without them.)"""
+    rng = random.Random(seed)
+    players = field(n)
+    fmt = Format.DOUBLE_ELIMINATION if double else Format.SINGLE_ELIMINATION
+    s = Settings(fmt, None, (), True)
+    k = max(1, (n - 1).bit_length())
+    rounds: list[Round] = []
+    gone: set[str] = set()
+    while not is_finished(s, players, rounds, frozenset(gone)):
+        assert len(rounds) < (2 * k + 1 if double else k)
+        if rng.random() < 0.4:
+            gone.add(rng.choice([p.id for p in players]))
+        number = len(rounds) + 1
+        paired = pair_next(s, players, rounds, frozenset(gone))
+        assert not {x for p in paired for x in (p.first, p.second)} & gone
+        if rng.random() < 0.3:  # withdrawn after the pairing: the board is forfeited
+            gone.add(rng.choice([p.id for p in players]))
+        games = {}
+        for p in paired:
+            if p.second is None:
+                continue
+            winner = p.first if rng.random() < 0.5 else p.second
+            if p.first in gone or p.second in gone:
+                winner = p.second if p.first in gone else p.first
+            forfeit = p.first in gone or p.second in gone
+            games[p.board] = Result(number, p.board, winner, 0.0, 0.0, forfeit=forfeit)
+        rounds.append(Round(number, paired, games))
+    table = standings(s, players, rounds, frozenset(gone))
+    assert table.finished and len(table.rows) == n
