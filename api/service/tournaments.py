@@ -20,15 +20,17 @@ from datetime import datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 from urllib.parse import urlencode
 
+import structlog
 from pydantic import ValidationError
 
-from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.tournaments import rules
 from adjudicator.tournaments.model import Player, Round, Settings, Standings
+from api.service import host
 from api.service.errors import ConfigInvalid
 from api.service.matches import Drafted, MatchService
 from api.service.tokens import new_token, token_hash
-from events import NewEvent, StoredEvent, VersionConflict
+from events import NewEvent, StoredEvent, StoreError, TokenGrant, VersionConflict
 from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
 from projections import tournaments as fold
 from projections.tournament_results import MatchResults
@@ -59,6 +61,7 @@ class Plan:
 
 
 T = TypeVar("T")
+log = structlog.get_logger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +222,9 @@ class TournamentService:
 
     def repair(self, tournament_id: str, reason: str) -> tuple[fold.PairedRound, dict[str, Any]]:
         """Pair the current round again before any of its matches has started (after a
-        withdrawal, say): new matches replace its matches, which are never played."""
+        withdrawal, say): new matches replace its matches, which are then closed without a
+        result (:meth:`_close_replaced`), so that their links, already handed out, refuse
+        play instead of recording a game the standings never read."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
             _require_not_concluded(t)
@@ -239,8 +244,20 @@ class TournamentService:
             }
             return Act(fold.REPAIRED, payload, drafted, matches=drafted)
 
-        drafted = self._act(tournament_id, decide)[1]
+        event, drafted = self._act(tournament_id, decide)
+        self._close_replaced(event.payload["replaces"])
         return self.tournament(tournament_id).rounds[-1], _tokens(drafted)
+
+    def _close_replaced(self, match_ids: Sequence[str]) -> None:
+        """Close each replaced match, as its host would (``match.closed``, no result: nothing
+        was played). After the re-pairing is recorded, not in its transaction: a process that
+        stops in between leaves a replaced match open, as every one was before, and one closed
+        meanwhile (or started, in a race with the check) is left as it is."""
+        for match_id in match_ids:
+            try:
+                host.close(self.matches, match_id, TokenGrant(match_id, "host", None))
+            except (DomainError, StoreError):  # closed meanwhile, say
+                log.info("replaced match not closed", match_id=match_id, exc_info=True)
 
     def forfeit(
         self, tournament_id: str, round_number: int, board: int, winner: str | None, reason: str

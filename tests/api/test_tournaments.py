@@ -310,6 +310,17 @@ def test_repairing_replaces_an_unstarted_round_and_refuses_a_started_one(
     events = api.client.get(f"/tournaments/{org.id}/events").json()
     assert events[-1]["type"] == "tournament.repaired"
     assert events[-1]["payload"]["reason"] == "p1 withdrew before round 2"
+    for old in first_try["pairings"]:  # the replaced matches are closed: their links refuse play
+        if old["match_id"] is None:
+            continue
+        summary = api.client.get(f"/matches/{old['match_id']}").json()
+        assert summary["status"] == "closed", summary
+        replay = api.client.post(
+            f"/matches/{old['match_id']}/commands",
+            json={"type": "start_round"},
+            headers=api.auth(old["tokens"]["host"]),
+        )
+        assert (replay.status_code, replay.json()["code"]) == (409, "match_closed")
     board = next(b for b in boards if b["second"] is not None)
     start = api.client.post(
         f"/matches/{board['match_id']}/commands",
