@@ -150,10 +150,7 @@ def pair_next(
     """The pairings of round ``len(rounds) + 1``. Raises ``round_not_finished`` while a board
     of the last round has no result and ``tournament_finished`` when no round is left."""
     _check_all(settings, players, rounds, withdrawn)
-    if rounds and not round_finished(rounds[-1]):
-        raise TournamentError(
-            "round_not_finished", f"round {rounds[-1].number} has boards without a result"
-        )
+    _require_last_round_finished(rounds)
     number = len(rounds) + 1
     if settings.format in ELIMINATION:
         return _pair_elimination(settings, players, rounds, withdrawn)
@@ -163,6 +160,14 @@ def pair_next(
     if settings.format in ROUND_ROBINS:
         return _pair_round_robin(players, number, withdrawn)
     return swiss.pair(players, games(players, rounds), number, withdrawn)
+
+
+def _require_last_round_finished(rounds: Sequence[Round]) -> None:
+    """``round_not_finished`` while a board of the last recorded round has no result."""
+    if rounds and not round_finished(rounds[-1]):
+        raise TournamentError(
+            "round_not_finished", f"round {rounds[-1].number} has boards without a result"
+        )
 
 
 def _check_all(
@@ -250,10 +255,7 @@ def check_conclusion(
     a board of the last round has no result (``round_not_finished``: forfeit it first), nor
     once the event is finished (``tournament_finished``)."""
     _check_all(settings, players, rounds, withdrawn)
-    if rounds and not round_finished(rounds[-1]):
-        raise TournamentError(
-            "round_not_finished", f"round {rounds[-1].number} has boards without a result"
-        )
+    _require_last_round_finished(rounds)
     if _finished(settings, players, rounds, withdrawn):
         raise TournamentError("tournament_finished", "the tournament is finished already")
 

@@ -205,7 +205,6 @@ class TournamentService:
         """Pair the next round (the current one must be finished) and create its matches."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
-            _require_not_concluded(t)
             rounds = self._rounds(t)
             pairings = rules.pair_next(t.settings, t.players, rounds, t.withdrawn_ids)
             number = pairings[0].round if pairings else len(t.rounds) + 1
@@ -227,7 +226,6 @@ class TournamentService:
         play instead of recording a game the standings never read."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
-            _require_not_concluded(t)
             if not t.rounds:
                 raise RuleViolation("round_not_paired", "no round has been paired yet")
             current = max(t.rounds, key=lambda r: r.number)
@@ -265,7 +263,6 @@ class TournamentService:
         """A board of the current round decided without play: its match has no result yet."""
 
         def decide(t: Tournament) -> Act[None]:
-            _require_not_concluded(t)
             found = self._board(t, round_number, board)
             pairing = found.pairing
             if winner is not None and winner not in (pairing.first, pairing.second):
@@ -285,7 +282,6 @@ class TournamentService:
         """The player is paired in no later round; the games played stay."""
 
         def decide(t: Tournament) -> Act[None]:
-            _require_not_concluded(t)
             if t.player(player) is None:
                 raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
             if player in t.withdrawn:
@@ -299,7 +295,6 @@ class TournamentService:
         it is finished from then on, its leader the champion, and no round is paired again."""
 
         def decide(t: Tournament) -> Act[None]:
-            _require_not_concluded(t)
             rules.check_conclusion(t.settings, t.players, self._rounds(t), t.withdrawn_ids)
             return Act(fold.CONCLUDED, {"reason": reason}, None)
 
@@ -315,6 +310,7 @@ class TournamentService:
         (``version_conflict``) with nothing stored, to be asked again on the fresh
         tournament (not retried here: the organizer decides again on what changed)."""
         t = self.tournament(tournament_id)
+        _require_not_concluded(t)  # an event ended early takes no act
         act = decide(t)
         event = NewEvent(act.type, ORGANIZER, self.matches.clock(), act.payload)
         new = [d.new for d in act.matches]
