@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from adjudicator.kernel.decider import BOOKKEEPING, HOST, Draft, Fact
 from adjudicator.kernel.errors import InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.numbers import Int
 from adjudicator.kernel.payloads import EventTypes, Unreadable
 from adjudicator.kernel.times import Instant
 
@@ -54,28 +55,28 @@ class _Ruling(BaseModel):
 
 class Void(_Ruling):
     type: Literal["void"] = "void"
-    target_seq: int = Field(ge=1)
+    target_seq: Int = Field(ge=1)
 
 
 class Undo(_Ruling):
     """Void every event after ``to_seq`` (which itself stands)."""
 
     type: Literal["undo"] = "undo"
-    to_seq: int = Field(ge=1)
+    to_seq: Int = Field(ge=1)
 
 
 class Amend(_Ruling):
     """Override a graded outcome; ``outcome`` is read by the game (e.g. ``{"A": "correct"}``)."""
 
     type: Literal["amend"] = "amend"
-    target_seq: int = Field(ge=1)
+    target_seq: Int = Field(ge=1)
     outcome: dict[str, Any]
 
 
 class AdjustScore(_Ruling):
     type: Literal["adjust_score"] = "adjust_score"
     seat: str
-    delta: int = Field(ge=-1000, le=1000)
+    delta: Int = Field(ge=-1000, le=1000)
 
 
 class EndRound(_Ruling):

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from adjudicator.kernel.numbers import NotBoolean
 from adjudicator.kernel.times import Instant
 
 SeatName = Annotated[
@@ -31,8 +32,8 @@ class CreateMatch(BaseModel):
     seats: tuple[SeatName, SeatName]
     advantage: SeatName | None = None
     config: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(
-        None, ge=0, lt=2**63, description="drawn at random (and committed) when omitted"
+    seed: Annotated[int, Field(ge=0, lt=2**63), NotBoolean] | None = Field(
+        None, description="drawn at random (and committed) when omitted"
     )
 
 

@@ -390,3 +390,40 @@ def test_a_page_of_events_that_would_end_past_the_store_s_integers_is_empty(
     answer = get(api, "/events", after_seq=str(after_seq))
     clear(answer, 200)
     assert answer.json() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/rulings", {"type": "void", "target_seq": True, "reason": "x"}),
+        ("/rulings", {"type": "adjust_score", "seat": "alpha", "delta": True, "reason": "x"}),
+        ("/commands", {"type": "start_round", "round": True}),
+    ],
+)
+def test_a_boolean_where_a_number_goes_is_refused_not_read_as_1(
+    api: Api, path: str, body: dict[str, Any]
+) -> None:
+    """``target_seq: true`` voided seq 1 (pydantic's lax mode reads true as 1)."""
+    supplied_match(api)
+    before = api.last_seq()
+    url = f"/matches/{api.match_id}{path}"
+    refused = api.client.post(url, json=body, headers=api.auth(api.token("host")))
+    clear(refused, 422, "invalid_request")
+    assert "not a boolean" in refused.json()["message"]
+    assert api.last_seq() == before
+
+
+@pytest.mark.parametrize("config", [{"rounds": True}, {"rounds": 2, "grid_width": False}])
+def test_a_boolean_in_a_config_is_refused(api: Api, config: dict[str, Any]) -> None:
+    body = {"game": "zoom", "seats": ["alpha", "beta"], "config": config}
+    made = api.client.post("/matches", json=body, headers=api.auth(OPERATOR))
+    clear(made, 422, "invalid_config")
+    assert api.client.get("/matches").json() == []
+
+
+def test_a_swiss_of_true_rounds_is_refused(api: Api) -> None:
+    players = [{"name": name} for name in ("Ada", "Bo", "Cy", "Di")]
+    body = {"name": "Cup", "game": "zoom", "format": "swiss", "rounds": True, "players": players}
+    made = api.client.post("/tournaments", json=body, headers=api.auth(OPERATOR))
+    clear(made, 422, "invalid_request")
+    assert made.json()["details"][0]["loc"] == ["body", "rounds"]

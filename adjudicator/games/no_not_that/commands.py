@@ -11,13 +11,14 @@ are checked for sanity by ``decide`` so that a bad object gets the stable code `
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from adjudicator.games.no_not_that.dictionary import WordListRef
 from adjudicator.games.no_not_that.judging import CategoryRule, PromptRule
 from adjudicator.kernel.decider import command_models
+from adjudicator.kernel.numbers import Float, Int, NotBoolean
 
 SHORT_STEP_ROUNDS = 8
 
@@ -37,7 +38,7 @@ class RoundConfig(BaseModel):
     category_text: str = Field(min_length=1, max_length=500)
     category: CategoryRule
     prompt: PromptRule
-    step_seconds: float | None = Field(default=None, gt=0, le=3600)
+    step_seconds: Annotated[float, Field(gt=0, le=3600), NotBoolean] | None = None
 
 
 class NoNotThatConfig(BaseModel):
@@ -47,10 +48,10 @@ class NoNotThatConfig(BaseModel):
 
     rounds: tuple[RoundConfig, ...] = Field(min_length=1, max_length=64)
     items: dict[str, tuple[Item, ...]] = Field(default_factory=dict)
-    safety_nets: int = Field(default=3, ge=0, le=100)
-    countdown_seconds: float = Field(default=3.0, ge=0, le=60)
-    solution_seconds: float = Field(default=60.0, gt=0, le=3600)
-    extension_seconds: float = Field(default=60.0, gt=0, le=3600)
+    safety_nets: Int = Field(default=3, ge=0, le=100)
+    countdown_seconds: Float = Field(default=3.0, ge=0, le=60)
+    solution_seconds: Float = Field(default=60.0, gt=0, le=3600)
+    extension_seconds: Float = Field(default=60.0, gt=0, le=3600)
     wordlist: WordListRef | None = Field(
         default=None,
         description="the word list that judges the match (name, sha256); the service fills in"
@@ -132,14 +133,16 @@ class Exchange(_SeatCommand):
     """Between rounds: give 1 point for 2 safety nets, ``times`` times."""
 
     type: Literal["exchange"] = "exchange"
-    times: int = Field(default=1, ge=1, le=100)
+    times: Int = Field(default=1, ge=1, le=100)
 
 
 class StartRound(_Command):
     """Host only: post the next round's prompt and category; its first step opens."""
 
     type: Literal["start_round"] = "start_round"
-    round: int | None = Field(None, ge=1, description="must be the next round when given")
+    round: Annotated[int, Field(ge=1), NotBoolean] | None = Field(
+        None, description="must be the next round when given"
+    )
 
 
 class JudgeCategory(_Command):
@@ -151,7 +154,7 @@ class JudgeCategory(_Command):
     that submission for the rest of the round."""
 
     type: Literal["judge_category"] = "judge_category"
-    target_seq: int = Field(ge=1, description="the claim or submission the verdict is about")
+    target_seq: Int = Field(ge=1, description="the claim or submission the verdict is about")
     fits: bool
 
 
@@ -171,7 +174,7 @@ class JudgePrompt(_Command):
     ``awaiting_ruling.prompt_questions`` lists them."""
 
     type: Literal["judge_prompt"] = "judge_prompt"
-    target_seq: int = Field(ge=1, description="the prompt claim (or its solution) judged")
+    target_seq: Int = Field(ge=1, description="the prompt claim (or its solution) judged")
     meets: bool
 
 

@@ -7,11 +7,12 @@ flag, so the two can never disagree.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from adjudicator.games.zombego.position import DEFAULT_PLY_CAP, Rules, Ruleset
+from adjudicator.kernel.numbers import NotBoolean
 
 BoardSize = Literal[3, 4, 5, 6, 7, 8, 9, 10, 12]
 PieceSet = Literal[
@@ -35,8 +36,8 @@ class ZombegoConfig(_Frozen):
     board: BoardSize = 6
     ruleset: Ruleset = Ruleset.ALL_ZOMBIES
     piece_set: PieceSet = "(8) 12 Destinations"
-    ply_cap: int | None = Field(
-        DEFAULT_PLY_CAP, ge=1, description="draw after this many plies (Ludii: 2,499); null: none"
+    ply_cap: Annotated[int, Field(ge=1), NotBoolean] | None = Field(
+        DEFAULT_PLY_CAP, description="draw after this many plies (Ludii: 2,499); null: none"
     )
     ludii_compat: bool = Field(
         False, description="No Zombies only: dead pieces go to the other hand, as in Ludii (12.2)"
@@ -52,8 +53,8 @@ Cell = str
 class _Placement(_Frozen):
     seat: str
     cell: Cell = Field(min_length=2, max_length=3)
-    value: int | None = Field(None, ge=0, le=110)
-    slot: int | None = Field(None, ge=0, le=31)
+    value: Annotated[int, Field(ge=0, le=110), NotBoolean] | None = None
+    slot: Annotated[int, Field(ge=0, le=31), NotBoolean] | None = None
 
     @model_validator(mode="after")
     def _one_piece(self) -> _Placement:

@@ -6,6 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from adjudicator.kernel.numbers import Int, NotBoolean
+
 Symbol = Annotated[str, StringConstraints(min_length=1, max_length=8)]
 RowText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 Row = RowText | Annotated[list[Symbol], Field(min_length=1, max_length=300)]
@@ -40,12 +42,12 @@ def expected_strays(
 class ZoomConfig(_Frozen):
     """How a Zoom match is played. Generated rounds use the grid/target sizes and alphabet."""
 
-    rounds: int = Field(11, ge=1, le=50)
-    targets_per_round: int = Field(5, ge=1, le=26)
-    grid_height: int = Field(16, ge=2, le=300)
-    grid_width: int = Field(16, ge=2, le=300)
-    target_height: int = Field(3, ge=1, le=20)
-    target_width: int = Field(3, ge=1, le=20)
+    rounds: Int = Field(11, ge=1, le=50)
+    targets_per_round: Int = Field(5, ge=1, le=26)
+    grid_height: Int = Field(16, ge=2, le=300)
+    grid_width: Int = Field(16, ge=2, le=300)
+    target_height: Int = Field(3, ge=1, le=20)
+    target_width: Int = Field(3, ge=1, le=20)
     alphabet: list[Symbol] = Field(
         default_factory=lambda: ["R", "G", "B", "Y", "K", "W"], min_length=2, max_length=64
     )
@@ -109,7 +111,9 @@ class StartRound(_Frozen):
     """Host: start the next round, optionally supplying its grid and targets."""
 
     type: Literal["start_round"] = "start_round"
-    round: int | None = Field(None, ge=1, description="must be the next round when given")
+    round: Annotated[int, Field(ge=1), NotBoolean] | None = Field(
+        None, description="must be the next round when given"
+    )
     supplied: SuppliedRound | None = None
 
 

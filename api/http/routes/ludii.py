@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body
 from pydantic import BaseModel, ConfigDict, Field
 
+from adjudicator.kernel.numbers import Int
 from adjudicator.kernel.times import Instant
 from api.http import schemas
 from api.http.deps import Grant, MaybeGrant, Service
@@ -22,10 +23,10 @@ class LudiiGame(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    board: int
+    board: Int
     ruleset: str
     piece_set: str
-    values: list[int] | None = None
+    values: list[Int] | None = None
     moves: list[str] | None = Field(None, max_length=5000, description="Ludii move strings")
     plies: list[dict[str, Any]] | None = Field(
         None, max_length=5000, description="or the golden file's plies (their `played`)"

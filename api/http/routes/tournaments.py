@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.numbers import Int, NotBoolean
 from adjudicator.tournaments.model import Format, Tiebreak
 from adjudicator.tournaments.model import Settings as Rules
 from api.http import tournament_schemas as ts
@@ -59,7 +60,9 @@ class CreateTournament(BaseModel):
     ]
     game: str
     format: Format
-    rounds: int | None = Field(None, ge=1, le=1000, description="Swiss only: how many rounds")
+    rounds: Annotated[int, Field(ge=1, le=1000), NotBoolean] | None = Field(
+        None, description="Swiss only: how many rounds"
+    )
     tiebreaks: list[Tiebreak] = Field(default_factory=list, max_length=6)
     players: list[PlayerIn] = Field(min_length=1, max_length=512, description="in seed order")
     config: dict[str, Any] = Field(default_factory=dict, description="every match's config")
@@ -75,8 +78,8 @@ class Reasoned(BaseModel):
 
 
 class ForfeitIn(Reasoned):
-    round: int = Field(ge=1, le=10_000)
-    board: int = Field(ge=1, le=10_000)
+    round: Int = Field(ge=1, le=10_000)
+    board: Int = Field(ge=1, le=10_000)
     winner: PlayerId | None = Field(
         description="the player id who wins by forfeit (None: both lose)"
     )

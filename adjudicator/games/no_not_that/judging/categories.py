@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.games.no_not_that.judging.text import VOWELS, as_integer, normalise
+from adjudicator.kernel.numbers import Int, NotBoolean
 
 
 class _Rule(BaseModel):
@@ -39,8 +40,8 @@ class IntegerRange(_Rule):
     """Whole numbers from ``minimum`` to ``maximum`` inclusive."""
 
     kind: Literal["integers"] = "integers"
-    minimum: int
-    maximum: int
+    minimum: Int
+    maximum: Int
 
     def fits(self, value: str, words: frozenset[str]) -> bool | None:
         number = as_integer(value)
@@ -61,8 +62,8 @@ class DictionaryWords(_Rule):
     """Words of the dictionary, optionally bounded in length."""
 
     kind: Literal["words"] = "words"
-    min_length: int = Field(default=1, ge=1)
-    max_length: int | None = Field(default=None, ge=1)
+    min_length: Int = Field(default=1, ge=1)
+    max_length: Annotated[int, Field(ge=1), NotBoolean] | None = None
 
     def fits(self, value: str, words: frozenset[str]) -> bool | None:
         too_long = self.max_length is not None and len(value) > self.max_length

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from adjudicator.games.no_not_that.judging.text import as_integer, vowel_count
+from adjudicator.kernel.numbers import Int, NotBoolean
 
 
 class _Rule(BaseModel):
@@ -27,12 +28,12 @@ class FormWord(_Rule):
     """Spell a word from free letters (any number of times) and objects (each once, as letters)."""
 
     kind: Literal["word"] = "word"
-    length: int | None = Field(default=None, ge=1)
-    min_length: int | None = Field(default=None, ge=1)
-    max_length: int | None = Field(default=None, ge=1)
-    vowels: int | None = Field(default=None, ge=0)
-    min_vowels: int | None = Field(default=None, ge=0)
-    max_vowels: int | None = Field(default=None, ge=0)
+    length: Annotated[int, Field(ge=1), NotBoolean] | None = None
+    min_length: Annotated[int, Field(ge=1), NotBoolean] | None = None
+    max_length: Annotated[int, Field(ge=1), NotBoolean] | None = None
+    vowels: Annotated[int, Field(ge=0), NotBoolean] | None = None
+    min_vowels: Annotated[int, Field(ge=0), NotBoolean] | None = None
+    max_vowels: Annotated[int, Field(ge=0), NotBoolean] | None = None
     free_letters: str = ""
     in_dictionary: bool = True
 
@@ -52,8 +53,8 @@ class FormWord(_Rule):
 class _NumbersTo(_Rule):
     """Numbers (at least ``min_objects`` of them) that combine to ``target``."""
 
-    target: int
-    min_objects: int = Field(default=2, ge=1)
+    target: Int
+    min_objects: Int = Field(default=2, ge=1)
 
     def combine(self, numbers: list[int]) -> int:
         raise NotImplementedError
