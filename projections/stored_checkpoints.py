@@ -53,7 +53,7 @@ from adjudicator.games.zoom.view import render_all
 from adjudicator.kernel.decider import Game
 from events import EventStore
 from events.tables import fold_checkpoints, fold_heads, fold_pages
-from projections.stored_pages import PAGE, Codec, Page, Pager
+from projections.stored_pages import PAGE, Codec, Histories, Page, Pager
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,10 @@ class ZoomCodec:
     def unpack(self, blob: bytes) -> list[Any]:
         return self._entries.decode(blob)
 
-    def join(self, bare: bytes, history: list[Any], initial: ZoomState) -> ZoomState:
-        node: Outcomes | None = None
+    def join(
+        self, bare: bytes, history: list[Any], initial: ZoomState, base: Outcomes | None = None
+    ) -> ZoomState:
+        node = base
         for outcome in history:
             node = Outcomes(outcome, node)
         return replace(self._bare.decode(bare), outcomes=node)
@@ -157,7 +159,9 @@ class NoNotThatCodec:
     def unpack(self, blob: bytes) -> list[Any]:
         return []
 
-    def join(self, bare: bytes, history: list[Any], initial: NoNotThatState) -> NoNotThatState:
+    def join(
+        self, bare: bytes, history: list[Any], initial: NoNotThatState, base: None = None
+    ) -> NoNotThatState:
         return NoNotThatState(initial.fixed, *self._decoder.decode(bare))
 
 
@@ -200,9 +204,11 @@ class ZombegoCodec:
     def unpack(self, blob: bytes) -> list[Any]:
         return self._entries.decode(blob)
 
-    def join(self, bare: bytes, history: list[Any], initial: ZombegoState) -> ZombegoState:
+    def join(
+        self, bare: bytes, history: list[Any], initial: ZombegoState, base: Plies | None = None
+    ) -> ZombegoState:
         board, voided, dealt, declared = self._decoder.decode(bare)
-        node: Plies | None = None
+        node = base
         for ply in history:
             node = Plies(ply, node)
         position = Position(initial.position.rules, *board)
@@ -255,7 +261,8 @@ def codec_id(game: Game[Any, Any]) -> str | None:
 
 class FoldStore:
     """Reads stored checkpoints on the caller's thread; writes them (and runs other background
-    jobs) on one daemon thread of its own."""
+    jobs) on one daemon thread of its own. Its pagers share the histories in memory
+    (``projections.stored_pages.Histories``)."""
 
     def __init__(
         self, store: EventStore, size: int = QUEUE, stride: int = STRIDE, page: int = PAGE
@@ -266,17 +273,20 @@ class FoldStore:
         self._start = threading.Lock()
         self._closed = False
         self.dropped = 0
+        self.histories = Histories()
 
     def backing(self, match_id: str, game: Game[Any, Any], initial: Any) -> StoredFolds | None:
         """The stored checkpoints of one match (None when ``game``'s states are not stored)."""
         codec = codec_id(game)
         if codec is None:
             return None
-        return StoredFolds(self, match_id, codec, self.pager(game), initial)
+        return StoredFolds(self, match_id, codec, self.pager(game, match_id), initial)
 
-    def pager(self, game: Game[Any, Any]) -> Pager:
-        """A fresh :class:`Pager` of ``game``'s codec (one per match: it remembers pages)."""
-        return Pager(CODECS[game.name], self.page)
+    def pager(self, game: Game[Any, Any], match_id: str) -> Pager:
+        """A fresh :class:`Pager` of ``game``'s codec for ``match_id`` (one per match: it
+        remembers pages), sharing the store's histories in memory."""
+        scope = f"{match_id}\0{codec_id(game)}".encode()
+        return Pager(CODECS[game.name], self.page, histories=self.histories, scope=scope)
 
     def submit(self, job: Callable[[], object]) -> bool:
         """Run ``job`` on the background thread (False, and not run, when the queue is full

@@ -148,7 +148,7 @@ class Heads:
                 where=fold_heads.c.seq < statement.excluded.seq,
             )
 
-        pager = pager or self.folds.pager(game)
+        pager = pager or self.folds.pager(game, match_id)
         self.folds.save_state(match_id, codec, pager, running.state, row)
 
     def resume(
@@ -170,7 +170,9 @@ class Heads:
             if extension is None:
                 return None
             events, facts = extension
-            state = self.folds.load_state(match_id, codec, self.folds.pager(game), blob, initial)
+            state = self.folds.load_state(
+                match_id, codec, self.folds.pager(game, match_id), blob, initial
+            )
         except Exception:
             log.warning("stored fold head unreadable (ignored)", exc_info=True)
             return None
@@ -247,7 +249,8 @@ class Heads:
         found = self._read(match_id, codec)
         if found is None or found[0] != seq:
             return None
-        return self.folds.load_state(match_id, codec, self.folds.pager(game), found[3], initial)
+        pager = self.folds.pager(game, match_id)
+        return self.folds.load_state(match_id, codec, pager, found[3], initial)
 
     def _facts(
         self, match_id: str, effects: RulingEffects, seqs: Sequence[int], times: Sequence[int]

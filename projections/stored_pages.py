@@ -22,12 +22,22 @@ The writer remembers, per match, each page's digest by the history node that end
 node names its whole older history, and the states of one timeline share their nodes), so a
 page is encoded and hashed once, not at every stored state after it; and which pages are
 stored, so a row's write carries only the pages it adds.
+
+A read shares the history already in memory (:class:`Histories`): every pager of a store knows,
+by the *chain* of a history's first pages (the digests of pages 0 to ``j``, hashed in turn
+from the match and codec), the node that ends page ``j`` of a history it encoded or decoded,
+held by a weak reference (it keeps no history alive). A row whose first pages are such a
+chain is decoded onto that node: only the pages after it are read and decoded. So the first
+read into the past after a restart shares the head's history, which the start's prewarm
+decoded for the live fold, instead of reading and decoding it again, and a state read back
+holds no second copy of the entries a live state holds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
@@ -40,6 +50,9 @@ about 58 kB)."""
 MEMO = 1024
 """Page digests a :class:`Pager` remembers by node (least recently used forgotten first): 512k
 entries of one match's timelines."""
+SHARED = 65_536
+"""Chains :class:`Histories` remembers (least recently used forgotten first; ~100 bytes each,
+weak references all): 32M entries of the store's histories."""
 
 Page = tuple[str, bytes]
 """A page as stored: its digest (hex) and its encoded entries."""
@@ -81,13 +94,57 @@ class Codec(Protocol):
         """The history entries of ``pack``'s blob."""
         ...
 
-    def join(self, bare: bytes, history: list[Any], initial: Any) -> Any:
-        """The state of ``bare`` with the history of ``history`` (oldest first)."""
+    def join(self, bare: bytes, history: list[Any], initial: Any, base: Any = None) -> Any:
+        """The state of ``bare`` with the history of ``history`` (oldest first) after the
+        history ``base`` (a node of this codec's histories; None: none before)."""
         ...
 
 
 def digest_of(blob: bytes) -> str:
     return hashlib.blake2b(blob, digest_size=16).hexdigest()
+
+
+def chains(scope: bytes, digests: list[str]) -> list[bytes]:
+    """The chain of each first ``j + 1`` pages of ``digests``: page ``j``'s digest hashed onto
+    the chain before it, from ``scope`` (the match and codec: no two matches share a chain)."""
+    out, key = [], scope
+    for digest in digests:
+        key = hashlib.blake2b(key + bytes.fromhex(digest), digest_size=16).digest()
+        out.append(key)
+    return out
+
+
+class Histories:
+    """The history nodes in memory by their chains (:func:`chains`): the node that ends the
+    chain's last page, of any history a pager of the store encoded or decoded. Weak references:
+    a node is found only while a state in memory still holds it. Thread-safe; at most ``bound``
+    chains (least recently used forgotten first)."""
+
+    def __init__(self, bound: int = SHARED) -> None:
+        self.bound = bound
+        self._refs: OrderedDict[bytes, weakref.ref[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def deepest(self, keys: list[bytes]) -> tuple[int, Node] | None:
+        """Of ``keys`` (the chains of one row's pages, first page first), the last whose
+        node is in memory, and that node (None: none is)."""
+        with self._lock:
+            for j in range(len(keys) - 1, -1, -1):
+                ref = self._refs.get(keys[j])
+                node = None if ref is None else ref()
+                if node is not None:
+                    self._refs.move_to_end(keys[j])
+                    return j, node
+        return None
+
+    def keep(self, pairs: Iterable[tuple[bytes, Node]]) -> None:
+        """Remember each (chain, the node that ends its last page)."""
+        with self._lock:
+            for key, node in pairs:
+                self._refs[key] = weakref.ref(node)
+                self._refs.move_to_end(key)
+            while len(self._refs) > self.bound:
+                self._refs.popitem(last=False)
 
 
 def nodes_of(history: Node | None) -> list[Node]:
@@ -101,12 +158,22 @@ def nodes_of(history: Node | None) -> list[Node]:
 
 
 class Pager:
-    """One match's states of one codec as rows and pages (thread-safe)."""
+    """One match's states of one codec as rows and pages (thread-safe). With ``histories``,
+    the store's (:class:`Histories`), and ``scope``, the match and codec's name, a decoded row
+    shares the history in memory that its first pages chain to."""
 
-    def __init__(self, codec: Codec, size: int = PAGE, memo: int = MEMO) -> None:
+    def __init__(
+        self,
+        codec: Codec,
+        size: int = PAGE,
+        memo: int = MEMO,
+        histories: Histories | None = None,
+        scope: bytes = b"",
+    ) -> None:
         if size < 1:
             raise ValueError("a page holds at least one entry")
         self.codec, self.size, self.memo = codec, size, memo
+        self.histories, self.scope = histories, scope
         self._digests: OrderedDict[int, tuple[Node, str]] = OrderedDict()
         self._stored: set[str] = set()
         self._lock = threading.Lock()
@@ -127,27 +194,45 @@ class Pager:
                 fresh.append((digest, blob))
             digests.append(digest)
         tail = self._pack(nodes[: n - (n // size) * size])
+        self._share(self._chains(digests), [nodes[n - (j + 1) * size] for j in range(n // size)])
         return _ENCODER.encode((bare, size, digests, tail)), fresh
 
     def decode(self, row: bytes, fetch: Fetch, initial: Any) -> Any:
-        """The state of ``row``, its pages read by ``fetch``; :class:`PageError` when one is
-        missing or altered."""
+        """The state of ``row``, its pages read by ``fetch`` (those after the history in
+        memory that its first pages chain to, see :class:`Histories`); :class:`PageError` when
+        one is missing or altered."""
         bare, size, digests, tail = _ROW.decode(row)
-        found = fetch(digests) if digests else {}
+        keys = self._chains(digests)
+        shared = None if self.histories is None else self.histories.deepest(keys)
+        base, start = (None, 0) if shared is None else (shared[1], shared[0] + 1)
+        wanted = digests[start:]
+        found = fetch(wanted) if wanted else {}
         history: list[Any] = []
-        for digest in digests:
+        for digest in wanted:
             blob = found.get(digest)
             if blob is None or digest_of(blob) != digest:
                 raise PageError(f"stored page {digest} is missing or altered")
             history.extend(self.codec.unpack(blob))
         history.extend(self.codec.unpack(tail))
-        state = self.codec.join(bare, history, initial)
+        state = self.codec.join(bare, history, initial, base)
         self.mark(digests)
         nodes = nodes_of(self.codec.split(state)[1])
+        ends = [nodes[len(nodes) - (j + 1) * size] for j in range(len(digests))]
+        self._share(keys, ends)
         if size == self.size:  # the next states extend these very nodes
-            for j, digest in enumerate(digests):
-                self._remember(nodes[len(nodes) - (j + 1) * size], digest)
+            for end, digest in zip(ends, digests, strict=True):
+                self._remember(end, digest)
         return state
+
+    def _chains(self, digests: list[str]) -> list[bytes]:
+        """The chains of ``digests``' pages ([] when no histories are shared)."""
+        return [] if self.histories is None else chains(self.scope, digests)
+
+    def _share(self, keys: list[bytes], ends: list[Node]) -> None:
+        """The nodes ``ends`` (each ending the last page of its chain in ``keys``) are in
+        memory."""
+        if self.histories is not None:
+            self.histories.keep(zip(keys, ends, strict=True))
 
     def _pack(self, newest_first: list[Node]) -> bytes:
         """The entries of ``newest_first``'s nodes encoded, oldest first."""

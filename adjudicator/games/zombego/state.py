@@ -29,7 +29,7 @@ class PlyRecord:
     result: Result | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Plies:
     """A cons list, newest first: O(1) to extend however long the game."""
 

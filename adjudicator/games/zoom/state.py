@@ -120,7 +120,7 @@ class RoundSummary:
 
 
 @fast_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Outcomes:
     """A cons list, newest first: O(1) to extend however long the match."""
 

@@ -7,6 +7,7 @@ space in proportion to the match, not its square (``docs/scaling.md``)."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from projections.stored_pages import Page, PageError, Pager, digest_of
+from projections.stored_pages import Histories, Page, PageError, Pager, digest_of
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Cell:
     head: int
     tail: Cell | None = None
@@ -37,8 +38,8 @@ class ToyCodec:
     def unpack(self, blob: bytes) -> list[Any]:
         return msgspec.msgpack.decode(blob, type=list[int])
 
-    def join(self, bare: bytes, history: list[Any], initial: Any) -> State:
-        node = None
+    def join(self, bare: bytes, history: list[Any], initial: Any, base: Any = None) -> State:
+        node = base
         for entry in history:
             node = Cell(entry, node)
         return msgspec.msgpack.decode(bare, type=str), node
@@ -172,3 +173,108 @@ def test_a_row_names_its_page_size_so_a_reader_of_another_size_reads_it() -> Non
     table = Table()
     row = table.store(Pager(ToyCodec(), 2), extended(("s", None), list(range(11))))
     assert entries_of(table.read(row, size=5)) == list(range(11))
+
+
+def nodes(state: State) -> list[Cell]:
+    """The history's nodes, oldest first."""
+    out, node = [], state[1]
+    while node is not None:
+        out.append(node)
+        node = node.tail
+    return out[::-1]
+
+
+class Fetches:
+    """A page table that counts the pages each read asks for."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.asked: list[list[str]] = []
+
+    def __call__(self, digests: list[str]) -> dict[str, bytes]:
+        self.asked.append(list(digests))
+        return self.table.pages
+
+
+def shared(histories: Histories, scope: bytes = b"m1") -> Pager:
+    return Pager(ToyCodec(), 4, histories=histories, scope=scope)
+
+
+def test_a_row_is_decoded_onto_the_history_in_memory_that_its_first_pages_chain_to() -> None:
+    """The live fold holds 40 entries (ten pages of 4) that a pager encoded; a checkpoint of the
+    same timeline after 30 entries is read back by another pager of the store: its first seven
+    pages are the live history's own nodes (nothing fetched, no second copy), the two entries
+    after them decoded onto them."""
+    table, histories = Table(), Histories()
+    live = extended(("s", None), list(range(40)))
+    checkpoint = table.store(Pager(ToyCodec(), 4), extended(("s", None), list(range(30))))
+    table.store(shared(histories), live)
+    fetches = Fetches(table)
+    state: State = shared(histories).decode(checkpoint, fetches, None)
+    assert entries_of(state) == list(range(30))
+    assert nodes(state)[:28] == nodes(live)[:28]
+    assert all(a is b for a, b in zip(nodes(state)[:28], nodes(live)[:28], strict=True))
+    assert nodes(state)[28] is not nodes(live)[28]
+    assert fetches.asked == []
+
+
+def test_a_history_is_shared_only_while_a_state_holds_it_and_only_by_its_match() -> None:
+    table, histories = Table(), Histories()
+    row = table.store(shared(histories), extended(("s", None), list(range(12))))
+    fetches = Fetches(table)
+    other = shared(histories, scope=b"m2").decode(row, fetches, None)
+    assert len(fetches.asked[-1]) == 3  # another match's pager: every page read
+    del other
+    gc.collect()
+    state = shared(histories).decode(row, fetches, None)  # the writer's state is gone too
+    assert entries_of(state) == list(range(12))
+    assert len(fetches.asked[-1]) == 3
+    again = shared(histories).decode(row, fetches, None)  # the state just read holds them
+    assert len(fetches.asked) == 2 and entries_of(again) == list(range(12))
+
+
+def test_a_timeline_that_differs_in_an_early_page_shares_none_of_its_later_pages() -> None:
+    """A void of entry 1 of 20: the new timeline's page 3 holds the same entries as the old's
+    page 3 only if nothing moved; here every later page moves, and where two pages do match
+    by content (entries 16-19 in both, rebuilt so), the chain before them differs."""
+    table, histories = Table(), Histories()
+    old = extended(("s", None), list(range(20)))
+    new = extended(("s", None), [0, 100, 2, 3, *range(4, 20)])
+    table.store(shared(histories), old)
+    row = table.store(Pager(ToyCodec(), 4), new)
+    assert msgspec.msgpack.decode(row)[2][1:] == [
+        digest_of(ToyCodec().pack(list(range(i, i + 4)))) for i in range(4, 20, 4)
+    ]
+    fetches = Fetches(table)
+    state: State = shared(histories).decode(row, fetches, None)
+    assert entries_of(state) == [0, 100, 2, 3, *range(4, 20)]
+    assert len(fetches.asked[-1]) == 5
+    assert not set(map(id, nodes(state))) & set(map(id, nodes(old)))
+
+
+@given(
+    st.lists(st.integers(0, 3), min_size=1, max_size=40),
+    st.lists(st.tuples(st.integers(0, 40), st.booleans()), max_size=8),
+    st.integers(1, 5),
+)
+def test_a_row_reads_back_whole_whatever_histories_are_in_memory(
+    entries: list[int], states: list[tuple[int, bool]], size: int
+) -> None:
+    """States of one match (prefixes of one history, or of it with one entry changed), some kept
+    in memory, some dropped: every row reads back exactly its entries."""
+    table, histories, kept = Table(), Histories(), []
+    rows = []
+    for cut, changed in states:
+        prefix = entries[:cut]
+        if changed and prefix:
+            prefix = [*prefix[:-1], prefix[-1] + 10]
+        state = extended(("s", None), prefix)
+        rows.append(
+            (table.store(Pager(ToyCodec(), size, histories=histories, scope=b"m"), state), prefix)
+        )
+        if cut % 2:
+            kept.append(state)
+    gc.collect()
+    for row, prefix in rows:
+        reader = Pager(ToyCodec(), size, histories=histories, scope=b"m")
+        assert entries_of(reader.decode(row, lambda _: table.pages, None)) == prefix
