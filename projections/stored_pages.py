@@ -51,8 +51,9 @@ MEMO = 1024
 """Page digests a :class:`Pager` remembers by node (least recently used forgotten first): 512k
 entries of one match's timelines."""
 SHARED = 65_536
-"""Chains :class:`Histories` remembers (least recently used forgotten first; ~100 bytes each,
-weak references all): 32M entries of the store's histories."""
+"""Chains :class:`Histories` remembers (least recently used forgotten first): at most 11 MB
+(168 bytes a chain, its key's bytes included: weak references all, no history kept alive),
+the pages of 32M history entries."""
 
 Page = tuple[str, bytes]
 """A page as stored: its digest (hex) and its encoded entries."""
