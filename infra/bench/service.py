@@ -42,6 +42,20 @@ class Server:
         """CPU seconds used so far by the server process and its workers."""
         return sum(_cpu_s(pid) for pid in [self.proc.pid, *_children(self.proc.pid)])
 
+    def idle(self, window: float = 0.5, limit: float = 60.0) -> float:
+        """Wait until the server uses almost no CPU over ``window`` seconds (its background
+        thread done with what the last requests left it: stored checkpoints, a closed match's
+        head), at most ``limit`` seconds; the seconds waited."""
+        began = time.monotonic()
+        used = self.cpu_s()
+        while time.monotonic() - began < limit:
+            time.sleep(window)
+            now = self.cpu_s()
+            if now - used < window / 20:  # under 5% of a core
+                break
+            used = now
+        return time.monotonic() - began
+
     def rss_mb(self) -> float:
         """Resident memory of the server process (its workers included), in MB."""
         pids = [self.proc.pid, *_children(self.proc.pid)]
