@@ -7,7 +7,6 @@ space in proportion to the match, not its square (``docs/scaling.md``)."""
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 from typing import Any
 
@@ -224,8 +223,7 @@ def test_a_history_is_shared_only_while_a_state_holds_it_and_only_by_its_match()
     fetches = Fetches(table)
     other = shared(histories, scope=b"m2").decode(row, fetches, None)
     assert len(fetches.asked[-1]) == 3  # another match's pager: every page read
-    del other
-    gc.collect()
+    del other  # freed at once: a cons list holds no cycle
     state = shared(histories).decode(row, fetches, None)  # the writer's state is gone too
     assert entries_of(state) == list(range(12))
     assert len(fetches.asked[-1]) == 3
@@ -273,8 +271,7 @@ def test_a_row_reads_back_whole_whatever_histories_are_in_memory(
             (table.store(Pager(ToyCodec(), size, histories=histories, scope=b"m"), state), prefix)
         )
         if cut % 2:
-            kept.append(state)
-    gc.collect()
+            kept.append(state)  # the others are freed at once (a cons list holds no cycle)
     for row, prefix in rows:
         reader = Pager(ToyCodec(), size, histories=histories, scope=b"m")
         assert entries_of(reader.decode(row, lambda _: table.pages, None)) == prefix
