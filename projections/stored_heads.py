@@ -245,12 +245,16 @@ class Heads:
     def _head_state(
         self, game: Game[Any, Any], match_id: str, codec: str, seq: int, initial: Any
     ) -> Any:
-        """The state of the head at ``seq`` (None when the row has moved on since)."""
-        found = self._read(match_id, codec)
-        if found is None or found[0] != seq:
+        """The state of the head at ``seq`` (None when the row has moved on since); its
+        meta, read already, is not read again."""
+        t = fold_heads.c
+        query = select(t.state).where(t.match_id == match_id, t.codec == codec, t.seq == seq)
+        with self.folds.store.engine.connect() as conn:
+            blob = conn.execute(query).scalar_one_or_none()
+        if blob is None:
             return None
         pager = self.folds.pager(game, match_id)
-        return self.folds.load_state(match_id, codec, pager, found[3], initial)
+        return self.folds.load_state(match_id, codec, pager, bytes(blob), initial)
 
     def _facts(
         self, match_id: str, effects: RulingEffects, seqs: Sequence[int], times: Sequence[int]
