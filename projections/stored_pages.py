@@ -216,7 +216,7 @@ class Pager:
             history.extend(self.codec.unpack(blob))
         history.extend(self.codec.unpack(tail))
         state = self.codec.join(bare, history, initial, base)
-        self.mark(digests)
+        self.mark(wanted)  # read and checked here: the shared ones may not be stored
         nodes = nodes_of(self.codec.split(state)[1])
         ends = [nodes[len(nodes) - (j + 1) * size] for j in range(len(digests))]
         self._share(keys, ends)

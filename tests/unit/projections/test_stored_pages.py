@@ -275,3 +275,22 @@ def test_a_row_reads_back_whole_whatever_histories_are_in_memory(
     for row, prefix in rows:
         reader = Pager(ToyCodec(), size, histories=histories, scope=b"m")
         assert entries_of(reader.decode(row, lambda _: table.pages, None)) == prefix
+
+
+def test_pages_taken_from_memory_are_not_taken_as_stored() -> None:
+    """A live history whose pages a writer encoded but never stored (its write failed) is
+    shared by a read, which then does not count those pages as stored: a write by the reader's
+    pager still carries them."""
+    table, histories = Table(), Histories()
+    live = extended(("s", None), list(range(12)))
+    shared(histories).encode(live)  # encoded, never written
+    row = table.store(Pager(ToyCodec(), 4), extended(("s", None), list(range(10))))
+    reader = shared(histories)
+    state: State = reader.decode(row, Fetches(table), None)
+    digests = msgspec.msgpack.decode(row)[2]
+    assert all(a is b for a, b in zip(nodes(state)[:8], nodes(live)[:8], strict=True))
+    assert not any(reader.stored(digest) for digest in digests)
+    assert [d for d, _ in reader.encode(extended(state, [10, 11]))[1]] == [
+        *digests,
+        digest_of(ToyCodec().pack([8, 9, 10, 11])),
+    ]
