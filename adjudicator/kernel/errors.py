@@ -151,6 +151,7 @@ Code = Literal[
     "unknown_tournament",
     "unknown_wordlist",
     "version_conflict",
+    "warming_up",
     "wrong_round",
     "wrong_seat",
     "zombie_fight",

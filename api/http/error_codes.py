@@ -199,6 +199,7 @@ CODES: dict[str, Code] = {
         503,
         no_signing_key="transparency log: no key can sign (ADJUDICATOR_SIGNING_KEY is expected)",
         not_ready="the database does not answer",
+        warming_up="the service is resuming its long open matches after its start (10 s at most)",
         streams_full="the process serves as many live streams as it may"
         " (ADJUDICATOR_MAX_STREAMS); retry later or on another replica",
         store_unavailable="the database did not answer this request; retry (with the same "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import json
+import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -327,3 +328,42 @@ def test_a_whole_log_is_read_with_the_collector_paused_and_a_tail_is_not(
     paused.clear()
     restarted.snapshot(api.match_id)  # the live fold's tail (nothing new): not paused
     assert paused and not any(was_paused for _, was_paused in paused)
+
+
+@pytest.mark.parametrize("bound", [10.0, 0.0])
+def test_ready_waits_for_the_start_up_resume_within_its_bound(
+    app: Any, api: Api, database_url: str, monkeypatch: pytest.MonkeyPatch, bound: float
+) -> None:
+    """A restarted service answers ``/ready`` 503 ``warming_up`` while it resumes the open
+    matches' live folds (held here until released), then 200; once ``WARMING_SECONDS`` have
+    passed it answers ready whatever the resume is doing."""
+    supplied_match(api)
+    api.ok("alpha", buzz("alpha", "A", "a1"))
+    service: MatchService = app.state.service
+    match = service.match(api.match_id)
+    service.checkpoints.store_all(service.game(match.game), match)
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    release, resumed = threading.Event(), MatchService._prewarm
+
+    def held(self: MatchService, wanted: list[str]) -> None:
+        release.wait(30)
+        resumed(self, wanted)
+
+    monkeypatch.setattr(MatchService, "_prewarm", held)
+    monkeypatch.setattr("api.service.matches.WARMING_SECONDS", bound)
+    restarted = make_app(database_url, api.clock)
+    with TestClient(restarted) as client:
+        answer = client.get("/ready")
+        if bound:
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "warming_up"
+        else:
+            assert answer.json() == {"status": "ready"}
+        release.set()
+        again: MatchService = restarted.state.service
+        assert again.checkpoints.stored is not None
+        again.checkpoints.stored.flush()
+        assert client.get("/ready").json() == {"status": "ready"}
+        assert again.live.peek(api.match_id) is not None
+    restarted.state.service.store.dispose()

@@ -28,4 +28,7 @@ def ready(service: Service) -> dict[str, Any] | JSONResponse:
             conn.execute(text("SELECT 1"))
     except Exception as error:
         return JSONResponse({"code": "not_ready", "message": str(error)}, status_code=503)
+    if service.warming():
+        message = "resuming the live folds of the long open matches after the start"
+        return JSONResponse({"code": "warming_up", "message": message}, status_code=503)
     return {"status": "ready"}
