@@ -8,10 +8,7 @@ new state, so two simultaneous buzzes are judged in the order the store recorded
 
 from __future__ import annotations
 
-import logging
 import secrets
-import threading
-import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +29,6 @@ from adjudicator.kernel.decider import (
     Context,
     Draft,
     Game,
-    Role,
     Viewer,
 )
 from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
@@ -40,6 +36,7 @@ from adjudicator.kernel.fold import Folded, Running
 from adjudicator.kernel.payloads import plain
 from api.service import access, handling
 from api.service.errors import ConfigInvalid, UnknownGame
+from api.service.prewarm import Prewarm
 from api.service.requests import not_in_future, request_digest, scoped_key
 from api.service.tokens import issue_match_tokens
 from events import (
@@ -59,12 +56,7 @@ from projections.stored_checkpoints import FoldStore, codec_id
 from projections.stored_heads import Heads
 from projections.views import NOW, Known, Snapshot, known_instant, reveal_horizon
 
-log = logging.getLogger(__name__)
-
 GRANT_CACHE_SIZE = 100_000
-WARMING_SECONDS = 10.0
-"""How long after the start ``/ready`` waits at most for the start-up resume of the open
-matches' live folds (:meth:`MatchService.prewarm`) before answering ready anyway."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +101,6 @@ class SettlesConfig(Protocol):
     def settled(self, config: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
-HOST_VIEWER = Viewer(Role.HOST)
-
-
 class MatchService:
     def __init__(
         self,
@@ -137,60 +126,21 @@ class MatchService:
         store.on_append(self.checkpoints.appended)
         self._grants: dict[str, TokenGrant] = {}
         self._setups: dict[str, MatchRecord] = {}
-        self._warm = threading.Event()
-        self._warm_by: float | None = None
+        self.warmup = Prewarm()
 
     def prewarm(self) -> None:
-        """In the background, resume from their stored heads the live folds of the open matches
-        that have one (the long ones; newest first, at most half the live folds' bound in
-        events; which ones is read here, in one query), and render each once for the host, so
-        that their first command or read after a restart, deploy or failover finds them in
-        memory. Then it deletes the stored states
-        of codecs this code does not write (a deploy names new ones: ``FoldStore.prune``).
-        Returns at once; nothing when the store takes no writes. Until the resume is done, or
-        for ``WARMING_SECONDS`` at most, :meth:`warming` is true (``/ready`` says so: a
-        replica takes requests once its long matches are in memory, and its first ones do
-        not share the process with the resume)."""
-        self._warm_by = time.monotonic() + WARMING_SECONDS
+        """Start the resume of the long open matches' live folds in the background
+        (``api.service.prewarm``), then delete the stored states of codecs this code does not
+        write (a deploy names new ones: ``FoldStore.prune``). Returns at once."""
+        self.warmup.start(self)
         stored = self.checkpoints.stored
-        wanted = [] if stored is None else self._to_warm(Heads(stored))
-        if stored is None or not wanted or not stored.submit(partial(self._prewarm, wanted)):
-            self._warm.set()
         if stored is not None:
             codecs = {c for c in map(codec_id, self.games.values()) if c is not None}
             stored.submit(partial(stored.prune, codecs))
 
-    def _to_warm(self, heads: Heads) -> list[str]:
-        """The open matches with a stored head to resume, newest first, within the budget
-        (none when the store cannot say: the start goes on)."""
-        try:
-            found = heads.open_matches()
-        except Exception:
-            log.warning("open matches unreadable: none resumed at the start", exc_info=True)
-            return []
-        budget, wanted = self.live.max_events // 2, []
-        for match_id, seq in found:
-            if seq <= budget:
-                budget -= seq
-                wanted.append(match_id)
-        return wanted
-
     def warming(self) -> bool:
-        """Whether the start-up resume (:meth:`prewarm`) is still running, within
-        ``WARMING_SECONDS`` of the start."""
-        if self._warm.is_set() or self._warm_by is None:
-            return False
-        return time.monotonic() < self._warm_by
-
-    def _prewarm(self, wanted: list[str]) -> None:
-        try:
-            for match_id in wanted:
-                match = self.match(match_id)
-                game = self.game(match.game)
-                running = self.live.current(game, match)
-                game.view(running.state, HOST_VIEWER)  # what a first read renders
-        finally:
-            self._warm.set()
+        """Whether the start-up resume still runs (``GET /ready`` waits for it)."""
+        return self.warmup.warming()
 
     def close(self) -> None:
         """Run the background jobs already queued (checkpoints and heads to store) and take

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 
 from adjudicator.kernel.decider import Role, Viewer
 from adjudicator.kernel.fold import Running
+from api.service import prewarm
 from api.service.matches import MatchService
 from events.tables import fold_checkpoints, fold_heads, fold_pages
 from projections.checkpoints import Checkpoints
@@ -264,7 +265,7 @@ def test_a_started_app_resumes_the_open_matches_with_a_head_in_the_background(
     app: Any, api: Api, database_url: str
 ) -> None:
     """After a restart, the live fold of an open match with a stored head is resumed before
-    anyone asks (``MatchService.prewarm``), equal to the fold of its whole log; a closed
+    anyone asks (``api.service.prewarm``), equal to the fold of its whole log; a closed
     match's is not."""
     service: MatchService = app.state.service
     made = []
@@ -344,14 +345,14 @@ def test_ready_waits_for_the_start_up_resume_within_its_bound(
     service.checkpoints.store_all(service.game(match.game), match)
     assert service.checkpoints.stored is not None
     service.checkpoints.stored.flush()
-    release, resumed = threading.Event(), MatchService._prewarm
+    release, resumed = threading.Event(), prewarm.resume
 
-    def held(self: MatchService, wanted: list[str]) -> None:
+    def held(service: MatchService, match_id: str) -> None:
         release.wait(30)
-        resumed(self, wanted)
+        resumed(service, match_id)
 
-    monkeypatch.setattr(MatchService, "_prewarm", held)
-    monkeypatch.setattr("api.service.matches.WARMING_SECONDS", bound)
+    monkeypatch.setattr(prewarm, "resume", held)
+    monkeypatch.setattr(prewarm, "WARMING_SECONDS", bound)
     restarted = make_app(database_url, api.clock)
     with TestClient(restarted) as client:
         answer = client.get("/ready")
