@@ -85,7 +85,7 @@ def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> 
 
 
 def submit(page: Any, opponent: str, value: str) -> None:
-    """Submit once the opponent's action has arrived (its redraw would empty the input)."""
+    """Submit once the opponent's action has arrived (so the order of the two is certain)."""
     page.wait_for_selector(f"#scores [data-seat={opponent}] .acted.yes")
     page.fill("#nnt-object", value)
     page.click("#submit")
@@ -116,5 +116,37 @@ def test_the_host_judges_the_claim_the_state_names(server: str, contexts: Any) -
     host.wait_for_selector("#scores [data-seat=Alpha] .points:has-text('1')")
     host.wait_for_selector("[id^=judge-category-]", state="detached")
     assert host_state(server, links)["state"]["phase"] == "step"
+    for page in (host, alpha, beta):
+        assert page.errors == []
+
+
+def test_what_a_player_is_typing_survives_the_opponents_action(server: str, contexts: Any) -> None:
+    """Every event redraws the board; the object being typed (and its focus and caret) stays,
+    and a sent one goes."""
+    operator = contexts()
+    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
+    host = open_as(contexts, links["host"], "#start-round")
+    alpha = open_as(contexts, links["seat Alpha"], "#round-line")
+    beta = open_as(contexts, links["seat Beta"], "#round-line")
+
+    host.click("#start-round")
+    alpha.wait_for_selector("#nnt-object")
+    alpha.click("#nnt-object")
+    alpha.keyboard.type("quoka")
+    alpha.keyboard.press("ArrowLeft")
+    beta.wait_for_selector("#nnt-object")
+    beta.fill("#nnt-object", "table")
+    beta.click("#submit")
+    alpha.wait_for_selector("#scores [data-seat=Beta] .acted.yes")
+
+    assert alpha.input_value("#nnt-object") == "quoka"
+    assert alpha.evaluate("document.activeElement.id") == "nnt-object"
+    assert alpha.evaluate("document.activeElement.selectionStart") == 4
+    alpha.keyboard.type("k")
+    alpha.click("#submit")
+    alpha.wait_for_selector("#round-line:has-text('step 2')")
+    beta.wait_for_selector("#pool li:has-text('quokka')")
+    alpha.wait_for_selector("#nnt-object")
+    assert alpha.input_value("#nnt-object") == ""
     for page in (host, alpha, beta):
         assert page.errors == []

@@ -35,6 +35,43 @@ export function replace(node, ...children) {
   return append(node, children);
 }
 
+/** Redraw root by draw() and keep what the person was typing: each text input or textarea (by
+ * id) whose value differs from its default gets its value back, and the element that had the
+ * focus gets it back with its caret. A redraw comes with every event of the match, and an
+ * opponent's action must not empty the field a player is filling in. */
+export function redrawKeepingTyped(root, draw) {
+  const typed = [...root.querySelectorAll("input[id], textarea[id]")]
+    .filter((n) => !["checkbox", "radio", "range"].includes(n.type) && n.value !== n.defaultValue)
+    .map((n) => [n.id, n.value]);
+  const active = root.contains(document.activeElement) ? document.activeElement : null;
+  const caret = active?.id ? [active.id, selection(active)] : null;
+  draw();
+  const within = (id) => { const n = document.getElementById(id); return n && root.contains(n) ? n : null; };
+  for (const [id, value] of typed) {
+    const node = within(id);
+    if (node && "value" in node && node.value === node.defaultValue) node.value = value;
+  }
+  const node = caret && within(caret[0]);
+  if (!node) return;
+  node.focus();
+  if (caret[1]) try { node.setSelectionRange(...caret[1]); } catch { /* not a text field */ }
+}
+
+/** Forget what was typed under root (after it was sent): each text field back to its default. */
+export function clearTyped(root) {
+  for (const node of root.querySelectorAll("input, textarea")) {
+    if (!["checkbox", "radio", "range"].includes(node.type)) node.value = node.defaultValue;
+  }
+}
+
+function selection(node) {
+  try {
+    return node.selectionStart === null ? null : [node.selectionStart, node.selectionEnd];
+  } catch {
+    return null; // an input type without a caret
+  }
+}
+
 /** Show an API error (or any error) in a role=alert element. */
 export function showError(target, error) {
   const code = error?.code ? `${error.code}: ` : "";

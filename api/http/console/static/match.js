@@ -3,7 +3,7 @@
 // draws the state the API returns and sends commands the API judges.
 
 import { adoptFragment, api, follow, identity } from "./api.js";
-import { h, replace, showError, clock, seatClass } from "./dom.js";
+import { h, replace, showError, clock, seatClass, redrawKeepingTyped, clearTyped } from "./dom.js";
 import { gameName } from "./words.js";
 import { renderAudit } from "./audit.js";
 import { renderHost } from "./host.js";
@@ -148,7 +148,7 @@ class MatchPage {
       live ? null : h("p", { class: "past" }, this.travel.describe()));
     const render = RENDERERS[this.match.game];
     this.deadlines = [];
-    render(this.ui.board, state, this.context(live));
+    redrawKeepingTyped(this.ui.board, () => render(this.ui.board, state, this.context(live)));
     this.tick();
   }
 
@@ -170,6 +170,7 @@ class MatchPage {
     showError(this.ui.error, null);
     try {
       const answer = await send();
+      clearTyped(this.ui.board); // sent: what was typed for it goes, as the form does
       await this.refresh();
       return answer;
     } catch (error) {
