@@ -133,6 +133,7 @@ Code = Literal[
     "timestamp_without_offset",
     "token_not_for_match",
     "too_few_players",
+    "too_many_players",
     "too_many_rounds",
     "too_many_streams",
     "tournament_finished",

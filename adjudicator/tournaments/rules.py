@@ -32,6 +32,12 @@ from adjudicator.tournaments.records import (
 )
 
 ROUND_ROBINS = frozenset({Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN})
+SWISS_MAX_PLAYERS = 128
+"""The largest Swiss field a new tournament may have. A Swiss round is one maximum-weight
+matching over the field (``swiss``), about cubic in its size, with weights of about n**2 / 2
+bits: on a two-core machine 64 players pair in 33 ms, 128 in 0.7-0.9 s, 192 in 2.5-3.2 s and
+512 in 77 s (``infra/bench/tournament_bench.py --players N``), on the service's CPU while it
+referees every other match, and again for every round at each verify."""
 ELIMINATION_TIEBREAKS = frozenset({Tiebreak.WINS, Tiebreak.GAME_POINTS_DIFF})
 
 
@@ -54,10 +60,16 @@ def check_entries(
     round_numbers: Iterable[int],
     chat_authors: Iterable[Sequence[str]],
 ) -> None:
-    """Refuse what a new tournament's entries may not hold beyond what pairing needs: two
-    players of one name, a chat author registered twice (one list a player), a config for a
-    round the format never plays. Checked when a tournament is created only (not by
-    :func:`pair_next`), so a tournament recorded before these checks still pairs."""
+    """Refuse what a new tournament's entries may not hold beyond what pairing needs: a Swiss
+    field over ``SWISS_MAX_PLAYERS``, two players of one name, a chat author registered twice
+    (one list a player), a config for a round the format never plays. Checked when a
+    tournament is created only (not by :func:`pair_next`), so a tournament recorded before
+    these checks still pairs."""
+    if settings.format == Format.SWISS and len(players) > SWISS_MAX_PLAYERS:
+        raise TournamentError(
+            "too_many_players",
+            f"a Swiss takes at most {SWISS_MAX_PLAYERS} players ({len(players)} given)",
+        )
     _check_names(players)
     _check_chat_authors(chat_authors)
     _check_round_configs(settings, len(players), round_numbers)

@@ -74,6 +74,11 @@ def test_create_answers_the_id_an_organizer_token_and_the_players_in_seed_order(
             "tiebreak_not_for_format",
         ),
         ({"players": [{"name": "Solo"}]}, 422, "too_few_players"),
+        (
+            {"format": "swiss", "rounds": 9, "players": [{"name": f"P{i}"} for i in range(129)]},
+            422,
+            "too_many_players",
+        ),
         ({"config": {"rounds": 0}}, 422, "invalid_config"),
         ({"round_configs": {"2": {"grid_height": 1}}}, 422, "invalid_config"),
         ({"format": "swiss"}, 422, "bad_rounds"),

@@ -23,6 +23,7 @@ from adjudicator.tournaments import (
     planned_rounds,
     standings,
 )
+from adjudicator.tournaments.rules import SWISS_MAX_PLAYERS
 from tests.unit.tournaments.play import field, higher_seed_wins, play, results, settings
 
 RR = settings(Format.ROUND_ROBIN)
@@ -92,6 +93,7 @@ def test_settings_every_format_can_run_pass() -> None:
         (RR, field(4), [4], [], "bad_round_config"),  # rounds 1 to 3
         (settings(Format.SWISS, 2), field(8), [3], [], "bad_round_config"),
         (DOUBLE, field(4), [6], [], "bad_round_config"),  # 2k + 1 = 5: the reset
+        (settings(Format.SWISS, 9), field(SWISS_MAX_PLAYERS + 1), [], [], "too_many_players"),
     ],
 )
 def test_entries_a_new_tournament_may_not_hold_are_refused(
@@ -104,6 +106,8 @@ def test_entries_every_format_can_take_pass_and_pairing_does_not_check_them() ->
     check_entries(RR, field(4), [1, 3], [["41", "ada"], [], ["7"]])
     check_entries(settings(Format.SWISS, 2), field(8), [2], [])
     check_entries(DOUBLE, field(4), [5], [])
+    check_entries(settings(Format.SWISS, 9), field(SWISS_MAX_PLAYERS), [], [])
+    check_entries(RR, field(SWISS_MAX_PLAYERS + 1), [], [])  # Berger tables: no matching
     twins = [Player("a", "Ada", 1), Player("b", "Ada", 2)]  # recorded before names were checked
     assert pair_next(RR, twins, [])  # still paired
 
