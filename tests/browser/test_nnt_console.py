@@ -44,12 +44,17 @@ def drain(bodies: list[str]) -> list[str]:
     return taken
 
 
-def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> None:
-    operator = contexts()
-    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
+def opened(server: str, contexts: Any) -> tuple[dict[str, str], Any, Any, Any]:
+    """A new one-round match: its links, and the host's and both seats' pages, open and live."""
+    links = create_match(contexts(), server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
     host = open_as(contexts, links["host"], "#start-round")
     alpha = open_as(contexts, links["seat Alpha"], "#round-line")
     beta = open_as(contexts, links["seat Beta"], "#round-line")
+    return links, host, alpha, beta
+
+
+def test_the_opponent_never_sees_a_sealed_action(server: str, contexts: Any) -> None:
+    links, host, alpha, beta = opened(server, contexts)
     seen: list[str] = []
 
     def keep(route: Any) -> None:
@@ -92,11 +97,7 @@ def submit(page: Any, opponent: str, value: str) -> None:
 
 
 def test_the_host_judges_the_claim_the_state_names(server: str, contexts: Any) -> None:
-    operator = contexts()
-    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
-    host = open_as(contexts, links["host"], "#start-round")
-    alpha = open_as(contexts, links["seat Alpha"], "#round-line")
-    beta = open_as(contexts, links["seat Beta"], "#round-line")
+    links, host, alpha, beta = opened(server, contexts)
 
     host.click("#start-round")
     alpha.wait_for_selector("#nnt-object")
@@ -123,11 +124,7 @@ def test_the_host_judges_the_claim_the_state_names(server: str, contexts: Any) -
 def test_what_a_player_is_typing_survives_the_opponents_action(server: str, contexts: Any) -> None:
     """Every event redraws the board; the object being typed (and its focus and caret) stays,
     and a sent one goes."""
-    operator = contexts()
-    links = create_match(operator, server, "no_not_that", {"rounds": json.dumps(ROUNDS)})
-    host = open_as(contexts, links["host"], "#start-round")
-    alpha = open_as(contexts, links["seat Alpha"], "#round-line")
-    beta = open_as(contexts, links["seat Beta"], "#round-line")
+    _, host, alpha, beta = opened(server, contexts)
 
     host.click("#start-round")
     alpha.wait_for_selector("#nnt-object")
