@@ -75,7 +75,9 @@ def pair(
     matching = max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != graph.number_of_nodes():
         raise TournamentError(
-            "no_valid_pairing", f"round {round_number}: no pairing without a rematch"
+            "no_valid_pairing",
+            f"round {round_number}: no pairing without a rematch or a second bye; the"
+            " organizer may conclude the tournament as it stands",
         )
     final = _remainders(ranked, score, graph, prefs, matching)
     return _boards(ranked, score, prefs, final, round_number, {p.id: p.seed for p in players})

@@ -37,7 +37,9 @@ def test_a_swiss_left_unpairable_by_a_withdrawal_is_concluded_as_it_stands(
     assert code(early) == (409, "round_not_finished")
     play_round(api, third, better_seed)
     # four players left have all met: round 4 has no pairing without a rematch
-    assert code(org.post("/rounds")) == (409, "no_valid_pairing")
+    refused = org.post("/rounds")
+    assert code(refused) == (409, "no_valid_pairing")
+    assert "conclude the tournament" in refused.json()["message"]  # the way on is named
     assert not org.standings()["finished"]
     assert org.post("/conclusion", {}).status_code == 422  # a reason is required
     api.clock.advance(60)
