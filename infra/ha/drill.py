@@ -109,9 +109,7 @@ def auth(token: str) -> dict[str, str]:
 
 def create_match(base: str) -> dict[str, Any]:
     """A zoom match with its round started: buzzes are taken from then on."""
-    match = new_match(base)
-    start_round(base, match)
-    return match
+    return start_round(base, new_match(base))
 
 
 def new_match(base: str) -> dict[str, Any]:
@@ -124,12 +122,14 @@ def new_match(base: str) -> dict[str, Any]:
     return match
 
 
-def start_round(base: str, match: dict[str, Any]) -> None:
-    """Start the match's round (with an idempotency key: sent again, it is started once)."""
+def start_round(base: str, match: dict[str, Any]) -> dict[str, Any]:
+    """Start the match's round (with an idempotency key: sent again, it is started once);
+    returns the match."""
     url = f"{base}/matches/{match['match_id']}/commands"
     headers = auth(match["tokens"]["host"]) | {"Idempotency-Key": "drill-start"}
     started = httpx.post(url, json={"type": "start_round"}, headers=headers, timeout=TIMEOUT)
     started.raise_for_status()
+    return match
 
 
 def feed_end(base: str) -> int:
@@ -258,8 +258,8 @@ class Load:
                 return
             self.every_match.append(fresh)
             started = self._until_answered(lambda: start_round(random.choice(self.bases), fresh))
-            if started is not None:
-                self.matches[self.matches.index(match)] = fresh
+            if started is not None:  # None: stopped before the round started
+                self.matches[self.matches.index(match)] = started
 
     def _until_answered(self, call: Callable[[], T]) -> T | None:
         """``call()`` again until it is answered (None: the load was stopped first)."""
