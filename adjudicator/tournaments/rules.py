@@ -33,11 +33,10 @@ from adjudicator.tournaments.records import (
 
 ROUND_ROBINS = frozenset({Format.ROUND_ROBIN, Format.DOUBLE_ROUND_ROBIN})
 SWISS_MAX_PLAYERS = 128
-"""The largest Swiss field a new tournament may have. A Swiss round is one maximum-weight
-matching over the field (``swiss``), about cubic in its size, with weights of about n**2 / 2
-bits: on a two-core machine 64 players pair in 33 ms, 128 in 0.7-0.9 s, 192 in 2.5-3.2 s and
-512 in 77 s (``infra/bench/tournament_bench.py --players N``), on the service's CPU while it
-referees every other match, and again for every round at each verify."""
+"""The largest Swiss field a new tournament may have: a Swiss round is one maximum-weight
+matching over the field (``swiss``), about cubic in its size, run on the service's CPU while it
+referees every other match and again at each verify (the times by field size:
+``docs/tournaments.md``, "Speed")."""
 ELIMINATION_TIEBREAKS = frozenset({Tiebreak.WINS, Tiebreak.GAME_POINTS_DIFF})
 
 

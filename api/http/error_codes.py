@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from adjudicator.tournaments.rules import SWISS_MAX_PLAYERS
+
 
 @dataclass(frozen=True, slots=True)
 class Code:
@@ -122,7 +124,7 @@ CODES: dict[str, Code] = {
         corrected_and_excluded="transcript: a post is both excluded and corrected",
         correction_wrong_seat="transcript: a correction acts for another seat than the post's",
         too_few_players="tournament: the format needs more players",
-        too_many_players="tournament: a Swiss takes at most 128 players",
+        too_many_players=f"tournament: a Swiss takes at most {SWISS_MAX_PLAYERS} players",
         too_many_rounds="tournament: a Swiss has at most players - 1 rounds",
         bad_rounds="tournament: a Swiss needs its number of rounds (at least 1); other formats"
         " take none",
