@@ -303,15 +303,22 @@ def side_by_side(workers: int) -> Callable[[Sequence[Job]], list[Any]]:
     return run
 
 
+QUEUED = 2
+"""Jobs sent to each worker at a time by :func:`_scheduled`: the one it runs, the next."""
+
+
 def _scheduled(pool: Executor, jobs: Sequence[Job], workers: int) -> list[Any]:
-    """Each job's output, run in ``pool`` (at most ``workers`` at once, so that a job started
-    late is chosen when a worker frees up, not queued behind the others at the start)."""
+    """Each job's output, run in ``pool``: at most ``QUEUED`` jobs a worker sent at once (one
+    running, one waiting, so a worker that finishes starts the next without waiting for this
+    process to hear of it and send one; a 288-match bundle's 27 jobs of 8-45 ms: 324 ms
+    instead of 334, medians of 8 alternated runs), and no more, so that a job that becomes
+    ready late is still chosen when a worker frees up, not queued behind all the others."""
     out: dict[int, Any] = {}
     running: dict[Future[Any], int] = {}
     waiting = list(range(len(jobs)))
     while waiting or running:
         ready = [i for i in waiting if all(n in out for n in jobs[i].needs)]
-        for i in ready[: workers - len(running)]:
+        for i in ready[: QUEUED * workers - len(running)]:
             waiting.remove(i)
             needed = [out[n] for n in jobs[i].needs]
             running[pool.submit(_job_in_worker, i, needed)] = i
