@@ -20,6 +20,7 @@ from adjudicator.tournaments.model import (
     Settings,
     Tiebreak,
 )
+from adjudicator.tournaments.records import ELIMINATION
 from events import StoredEvent
 
 CREATED = "tournament.created"
@@ -184,21 +185,30 @@ ResultReader = Callable[[str], Mapping[str, Any] | None]
 
 
 def result_of(
-    board: Board, found: Mapping[str, Any] | None, forfeit: Forfeit | None
+    board: Board,
+    found: Mapping[str, Any] | None,
+    forfeit: Forfeit | None,
+    needs_winner: bool = False,
 ) -> Result | None:
     """The board's result as the rules count it: a forfeit prevails; a bye is a win for its
-    player; otherwise the match's result with its seats turned into the players."""
+    player; otherwise the match's result with its seats turned into the players. Where a
+    match ``needs_winner`` (an elimination), a drawn match is no result: its board is still to
+    be decided, by a ruling in the match that names a winner or by a forfeit (a host may rule
+    a draw in any match; the rules refuse it as an elimination's result)."""
     p = board.pairing
     if forfeit is not None:
         return Result(p.round, p.board, forfeit.winner, 0.0, 0.0, forfeit=True)
     if p.second is None or found is None:  # a bye needs no result
         return None
     seats = {FIRST_SEAT: p.first, SECOND_SEAT: p.second}
+    winner = seats.get(found.get("winner") or "")
+    if winner is None and needs_winner:
+        return None
     scores = found.get("scores") or {}
     return Result(
         p.round,
         p.board,
-        seats.get(found.get("winner") or ""),
+        winner,
         float(scores.get(FIRST_SEAT, 0)),
         float(scores.get(SECOND_SEAT, 0)),
     )
@@ -207,16 +217,33 @@ def result_of(
 def model_rounds(tournament: Tournament, read: ResultReader) -> tuple[Round, ...]:
     """Every paired round as the rules take it, each match's result read by ``read``."""
     rounds = []
+    needs_winner = tournament.settings.format in ELIMINATION
     for paired in sorted(tournament.rounds, key=lambda r: r.number):
         results: dict[int, Result] = {}
         for board in paired.boards:
             found = None if board.match_id is None else read(board.match_id)
             forfeit = tournament.forfeits.get((paired.number, board.pairing.board))
-            result = result_of(board, found, forfeit)
+            result = result_of(board, found, forfeit, needs_winner)
             if result is not None:
                 results[board.pairing.board] = result
         rounds.append(Round(paired.number, tuple(b.pairing for b in paired.boards), results))
     return tuple(rounds)
+
+
+def drawn_boards(tournament: Tournament, read: ResultReader, number: int) -> list[int]:
+    """The boards of round ``number`` of an elimination whose match ended in a draw and which
+    no forfeit decides: each still needs a winner (:func:`result_of`)."""
+    if tournament.settings.format not in ELIMINATION:
+        return []
+    paired = next((r for r in tournament.rounds if r.number == number), None)
+    return [
+        board.pairing.board
+        for board in (() if paired is None else paired.boards)
+        if board.match_id is not None
+        and (number, board.pairing.board) not in tournament.forfeits
+        and (found := read(board.match_id)) is not None
+        and found.get("winner") is None
+    ]
 
 
 def result_json(result: Result | None) -> dict[str, Any] | None:

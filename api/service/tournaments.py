@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
 from adjudicator.tournaments import rules
 from adjudicator.tournaments.model import Player, Round, Settings, Standings
+from adjudicator.tournaments.records import ELIMINATION
 from api.service import host
 from api.service.errors import ConfigInvalid
 from api.service.matches import Drafted, MatchService
@@ -205,7 +206,9 @@ class TournamentService:
         """Pair the next round (the current one must be finished) and create its matches."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
-            rounds = self._rounds(t)
+            results = self._results_now(t)
+            _require_no_draws(t, results)
+            rounds = fold.model_rounds(t, results.get)
             pairings = rules.pair_next(t.settings, t.players, rounds, t.withdrawn_ids)
             number = pairings[0].round if pairings else len(t.rounds) + 1
             boards, drafted = self._new_matches(t, pairings)
@@ -271,7 +274,13 @@ class TournamentService:
                 raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
             if (round_number, board) in t.forfeits:
                 raise RuleViolation("board_decided", "this board is already decided by forfeit")
-            if self.result(found.match_id, self.matches.clock(), Known()) is not None:
+            elimination = t.settings.format in ELIMINATION
+            if winner is None and elimination:
+                raise InvalidCommand(
+                    "elimination_needs_winner", "an elimination board's forfeit names its winner"
+                )
+            now = self.result(found.match_id, self.matches.clock(), Known())
+            if fold.result_of(found, now, None, elimination) is not None:
                 raise RuleViolation("board_decided", "this board's match has a result already")
             payload = {"round": round_number, "board": board, "winner": winner, "reason": reason}
             return Act(fold.FORFEIT, payload, None)
@@ -328,8 +337,10 @@ class TournamentService:
 
     def _rounds(self, t: Tournament) -> tuple[Round, ...]:
         """``t``'s rounds with each match's result now, as known now."""
-        results = self.results(t.match_ids(), self.matches.clock(), Known())
-        return fold.model_rounds(t, results.get)
+        return fold.model_rounds(t, self._results_now(t).get)
+
+    def _results_now(self, t: Tournament) -> dict[str, Mapping[str, Any] | None]:
+        return self.results(t.match_ids(), self.matches.clock(), Known())
 
     def _board(self, t: Tournament, round_number: int, board: int) -> Board:
         paired = next((r for r in t.rounds if r.number == round_number), None)
@@ -389,6 +400,21 @@ def role_links(match_id: str, tokens: Mapping[str, Any]) -> dict[str, str]:
     links["auditor"] = base + urlencode({"role": "auditor", "token": tokens["auditor"]})
     links["spectator"] = base + urlencode({"role": "spectator"})
     return links
+
+
+def _require_no_draws(t: Tournament, results: Mapping[str, Mapping[str, Any] | None]) -> None:
+    """409 ``round_not_finished`` naming the boards of the current round of an elimination whose
+    match ended in a draw (``fold.drawn_boards``): each needs a winner before the next round."""
+    number = max((r.number for r in t.rounds), default=0)
+    drawn = fold.drawn_boards(t, results.get, number)
+    if drawn:
+        boards = ", ".join(str(b) for b in drawn)
+        raise RuleViolation(
+            "round_not_finished",
+            f"round {number}, board {boards}: the match ended in a draw and an elimination"
+            " match needs a winner: its host rules one (a declare_result ruling naming the"
+            " winner) or the organizer gives the board by forfeit",
+        )
 
 
 def _require_not_concluded(t: Tournament) -> None:

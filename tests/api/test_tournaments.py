@@ -658,3 +658,49 @@ def test_a_pairing_refused_for_another_replica_s_leaves_no_match_behind(
     boards = [b.match_id for b in paired.boards if b.match_id is not None]
     assert sorted(in_tournament) == sorted(boards)
     assert len(boards) == 2
+
+
+def test_a_drawn_elimination_match_leaves_its_board_undecided_and_the_standings_readable(
+    api: Api, org: Organizer
+) -> None:
+    """A host may rule a draw in any match, and an elimination match needs a winner: the board
+    stays without a result (the standings answer; before, they and the console answered 422
+    ``elimination_needs_winner`` to everyone from then on), the next round is refused with a
+    409 naming the drawn board, and the organizer may then decide it by forfeit."""
+    org.create(EIGHT[:4], format="single_elimination", tiebreaks=[])
+    one, two = org.pair()["pairings"]
+    declare(api, one, None)  # a draw
+    declare(api, two, two["first"])
+    table = org.standings()
+    assert table["rounds"][0]["pairings"][0]["result"] is None
+    assert not table["finished"] and table["champion"] is None
+    refused = org.post("/rounds")
+    assert (refused.status_code, refused.json()["code"]) == (409, "round_not_finished")
+    assert "board 1" in refused.json()["message"] and "draw" in refused.json()["message"]
+    body = {"round": 1, "board": 1, "winner": None, "reason": "both late"}
+    double = org.post("/forfeits", body)
+    assert (double.status_code, double.json()["code"]) == (422, "elimination_needs_winner")
+    body["winner"] = one["second"]
+    assert org.post("/forfeits", body).status_code == 201
+    final = org.pair()["pairings"]
+    assert [{b["first"], b["second"]} for b in final] == [{two["first"], one["second"]}]
+    assert org.get("/verify")["ok"]
+
+
+def test_a_draw_ruled_after_the_next_round_was_paired_marks_that_pairing_stale(
+    api: Api, org: Organizer
+) -> None:
+    """A retroactive draw in a knockout match already followed by the next round: the standings
+    still answer, the board has no result from then on, the later round is named as paired on
+    a result since changed, and verify recomputes every pairing from the results of its time."""
+    org.create(EIGHT[:4], format="single_elimination", tiebreaks=[])
+    one, two = org.pair()["pairings"]
+    play_round(api, {"pairings": [one, two]}, better_seed)
+    org.pair()
+    api.clock.advance(60)
+    declare(api, one, None)
+    table = org.standings()
+    assert table["rounds"][0]["pairings"][0]["result"] is None
+    assert table["stale_pairings"], table["stale_pairings"]
+    report = org.get("/verify")
+    assert report["ok"], [c for c in report["checks"] if not c["ok"]]
