@@ -226,8 +226,41 @@ def model_rounds(tournament: Tournament, read: ResultReader) -> tuple[Round, ...
             result = result_of(board, found, forfeit, needs_winner)
             if result is not None:
                 results[board.pairing.board] = result
-        rounds.append(Round(paired.number, tuple(b.pairing for b in paired.boards), results))
+        pairings = tuple(b.pairing for b in paired.boards)
+        rounds.append(Round(paired.number, pairings, results, paired_on(paired.basis)))
     return tuple(rounds)
+
+
+def paired_on(basis: Mapping[str, Any]) -> dict[tuple[int, int], Result | None] | None:
+    """A pairing's recorded basis (:func:`basis_of`) as the rules take it; None when it does
+    not read (a bundle from elsewhere may hold anything: its verify compares the basis with
+    the results then known, and says so)."""
+    try:
+        return {_board_key(key): _basis_result(key, value) for key, value in basis.items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _board_key(key: str) -> tuple[int, int]:
+    number, board = key.split(".")
+    return int(number), int(board)
+
+
+def _basis_result(key: str, value: Mapping[str, Any] | None) -> Result | None:
+    if value is None:
+        return None
+    number, board = _board_key(key)
+    winner = value["winner"]
+    if winner is not None and not isinstance(winner, str):
+        raise TypeError("a winner is a player id")
+    return Result(
+        number,
+        board,
+        winner,
+        float(value["first_points"]),
+        float(value["second_points"]),
+        bool(value["forfeit"]),
+    )
 
 
 def drawn_boards(tournament: Tournament, read: ResultReader, number: int) -> list[int]:

@@ -23,7 +23,7 @@ by :mod:`adjudicator.tournaments.seats`, as in a Swiss.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from adjudicator.tournaments import seats
 from adjudicator.tournaments.model import (
@@ -105,7 +105,8 @@ def replay(
             out.next_matches = [Match(b, st, _x(x, gone), _x(y, gone)) for b, st, x, y in slots]
             return out
         matches = [_replayed(b, stage, x, y, gone, t, out) for b, stage, x, y in slots]
-        won = [_winner(m, rounds[t - 1]) for m in matches]
+        played = _as_paired_on(rounds, t)
+        won = [_winner(m, played) for m in matches]
         out.matches.append(matches)
         out.winners.append(won)
         if any(w is None and (m.a or m.b) for m, w in zip(matches, won, strict=True)):
@@ -115,6 +116,19 @@ def replay(
         if out.champion is not None:
             return out
     return out
+
+
+def _as_paired_on(rounds: Sequence[Round], t: int) -> Round:
+    """Recorded round ``t`` with the results the round after it was paired on, when that one
+    is recorded and says: who went on from ``t`` is who played on, and a result changed since
+    is that round's stale pairing (``projections.tournaments.stale_pairings``), not another
+    bracket (the recorded rounds would no longer be the bracket's: ``bad_round``)."""
+    rnd = rounds[t - 1]
+    paired_on = rounds[t].paired_on if t < len(rounds) else None
+    if paired_on is None:
+        return rnd
+    results = {b: r for (n, b), r in paired_on.items() if n == t and r is not None}
+    return replace(rnd, results=results)
 
 
 def _replayed(

@@ -106,6 +106,11 @@ class Round:
     number: int
     pairings: tuple[Pairing, ...]
     results: Mapping[int, Result] = field(default_factory=dict, hash=False)
+    paired_on: Mapping[tuple[int, int], Result | None] | None = field(default=None, hash=False)
+    """The earlier rounds' results this round was paired on, by (round, board), None where a
+    board had none (recorded with its pairing); None when not known. An elimination's bracket
+    goes on from a round as the round after it was paired (``elimination.replay``): a result
+    changed after that pairing changes the points, not who played on."""
 
 
 @dataclass(frozen=True, slots=True)

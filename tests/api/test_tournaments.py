@@ -704,3 +704,41 @@ def test_a_draw_ruled_after_the_next_round_was_paired_marks_that_pairing_stale(
     assert table["stale_pairings"], table["stale_pairings"]
     report = org.get("/verify")
     assert report["ok"], [c for c in report["checks"] if not c["ok"]]
+
+
+@pytest.mark.parametrize("format_", ["single_elimination", "double_elimination"])
+def test_a_knockout_result_changed_after_the_next_round_was_paired_keeps_the_bracket_as_played(
+    api: Api, org: Organizer, format_: str
+) -> None:
+    """Round 1's host gives the match to the other player once round 2 is paired (a retroactive
+    ruling): the played rounds are not paired again, so the bracket goes on as it was paired
+    (the old winner plays on, the change is named in ``stale_pairings``); the standings, the
+    next pairing and the verify all answer. Before, the bracket's replay no longer found the
+    recorded round 2 and every one of them answered 422 ``bad_round`` from then on."""
+    org.create(EIGHT[:4], format=format_, tiebreaks=[])
+    first = org.pair()
+    play_round(api, first, better_seed)
+    second = org.pair()
+    api.clock.advance(60)
+    board = first["pairings"][0]
+    loser = (
+        board["second"]
+        if better_seed(board["first"], board["second"]) == board["first"]
+        else board["first"]
+    )
+    declare(api, board, loser)
+    table = org.standings()
+    assert table["rounds"][0]["pairings"][0]["result"]["winner"] == loser
+    assert [s["round"] for s in table["stale_pairings"]] == [2]
+    play_round(api, second, better_seed)
+    for _ in range(6):
+        response = org.post("/rounds")
+        if response.status_code == 409:
+            assert response.json()["code"] == "tournament_finished", response.text
+            break
+        assert response.status_code == 201, response.text
+        play_round(api, response.json(), better_seed)
+    table = org.standings()
+    assert table["finished"] and table["champion"] == "p1"
+    report = org.get("/verify")
+    assert report["ok"], [c for c in report["checks"] if not c["ok"]]

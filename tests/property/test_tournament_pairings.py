@@ -280,3 +280,59 @@ def test_an_elimination_with_withdrawals_pairs_to_its_end_without_a_withdrawn_pl
         rounds.append(Round(number, paired, games))
     table = standings(s, players, rounds, frozenset(gone))
     assert table.finished and len(table.rows) == n
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 24), double=st.booleans(), seed=st.integers(0, 2**32))
+def test_an_elimination_result_changed_after_later_rounds_were_paired_keeps_them_as_played(
+    n: int, double: bool, seed: int
+) -> None:
+    """Each round is paired on the results then known (recorded as its ``paired_on``); between
+    pairings, at random, a board of any earlier round is given to the other player (a
+    retroactive ruling). The bracket goes on as played: every round pairs as the plain bracket
+    of the results each round was paired on (the last round's as they are now), and the event
+    finishes within its rounds with a champion. (Before, the replay re-derived the bracket
+    from the results now and refused the recorded rounds: ``bad_round`` for every pairing and
+    standings from then on.)"""
+    rng = random.Random(seed)
+    players = field(n)
+    fmt = Format.DOUBLE_ELIMINATION if double else Format.SINGLE_ELIMINATION
+    s = Settings(fmt, None, (Tiebreak.WINS,), True)
+    k = max(1, (n - 1).bit_length())
+    rounds: list[Round] = []
+    while not is_finished(s, players, rounds):
+        assert len(rounds) < (2 * k + 1 if double else k)
+        paired = pair_next(s, players, rounds)
+        assert paired == pair_next(s, players, _as_played(rounds))
+        basis = {(r.number, p.board): r.results.get(p.board) for r in rounds for p in r.pairings}
+        played = decide(rng, len(rounds) + 1, paired, True)
+        rounds.append(Round(played.number, paired, played.results, basis))
+        if rng.random() < 0.5:
+            r = rng.choice(rounds)
+            boards = [p for p in r.pairings if p.second is not None]
+            if boards:
+                p = rng.choice(boards)
+                old = r.results[p.board]
+                other = p.second if old.winner == p.first else p.first
+                flip = Result(r.number, p.board, other, 0.0, 0.0, old.forfeit)  # same seats
+                turned = {**r.results, p.board: flip}
+                rounds[r.number - 1] = Round(r.number, r.pairings, turned, r.paired_on)
+    table = standings(s, players, rounds)
+    assert table.finished and table.champion is not None and len(table.rows) == n
+    assert (
+        table == standings(s, players, rounds)
+        and table.champion == standings(s, players, _as_played(rounds)).champion
+    )
+
+
+def _as_played(rounds: list[Round]) -> list[Round]:
+    """Each round with the results the round after it was paired on (the last one's as now),
+    and no ``paired_on``: the bracket the plain replay derives from them."""
+    out = []
+    for i, r in enumerate(rounds):
+        later = rounds[i + 1].paired_on if i + 1 < len(rounds) else None
+        results = r.results
+        if later is not None:
+            results = {b: x for (n, b), x in later.items() if n == r.number and x is not None}
+        out.append(Round(r.number, r.pairings, results))
+    return out
