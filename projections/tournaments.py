@@ -217,17 +217,18 @@ def result_of(
 def model_rounds(tournament: Tournament, read: ResultReader) -> tuple[Round, ...]:
     """Every paired round as the rules take it, each match's result read by ``read``."""
     rounds = []
-    needs_winner = tournament.settings.format in ELIMINATION
+    elimination = tournament.settings.format in ELIMINATION
     for paired in sorted(tournament.rounds, key=lambda r: r.number):
         results: dict[int, Result] = {}
         for board in paired.boards:
             found = None if board.match_id is None else read(board.match_id)
             forfeit = tournament.forfeits.get((paired.number, board.pairing.board))
-            result = result_of(board, found, forfeit, needs_winner)
+            result = result_of(board, found, forfeit, elimination)
             if result is not None:
                 results[board.pairing.board] = result
         pairings = tuple(b.pairing for b in paired.boards)
-        rounds.append(Round(paired.number, pairings, results, paired_on(paired.basis)))
+        basis = paired_on(paired.basis) if elimination else None  # read by the bracket only
+        rounds.append(Round(paired.number, pairings, results, basis))
     return tuple(rounds)
 
 
