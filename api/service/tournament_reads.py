@@ -83,7 +83,7 @@ def standings_json(service: TournamentService, view: View) -> dict[str, Any]:
         "rows": rows_json(standings, {p.id: p.name for p in t.players}),
         "crosstable": crosstable_json(standings),
         "bracket": bracket_json(standings),
-        "rounds": rounds_json(t, view.rounds),
+        "rounds": rounds_json(t, view.rounds, view.drawn),
         "stale_pairings": fold.stale_pairings(t, view.rounds),
     }
 
@@ -138,7 +138,12 @@ def bracket_json(standings: Standings) -> list[dict[str, Any]] | None:
     ]
 
 
-def rounds_json(t: fold.Tournament, rounds: tuple[Round, ...]) -> list[dict[str, Any]]:
+def rounds_json(
+    t: fold.Tournament, rounds: tuple[Round, ...], drawn: frozenset[tuple[int, int]]
+) -> list[dict[str, Any]]:
+    """Each round's boards with their results; ``drawn``: the board's match ended in a draw,
+    which an elimination does not take (it has no result until its host rules a winner or the
+    organizer forfeits it)."""
     by_number = {r.number: r for r in rounds}
     answer = []
     for paired in sorted(t.rounds, key=lambda r: r.number):
@@ -147,6 +152,7 @@ def rounds_json(t: fold.Tournament, rounds: tuple[Round, ...]) -> list[dict[str,
             {
                 **fold.pairing_json(b),
                 "result": fold.result_json(results.get(b.pairing.board)),
+                "drawn": (paired.number, b.pairing.board) in drawn,
             }
             for b in paired.boards
         ]

@@ -85,6 +85,8 @@ class View:
     rounds: tuple[Round, ...]
     at: datetime
     known: Known
+    drawn: frozenset[tuple[int, int]] = frozenset()
+    """(round, board) of each elimination board whose match ended in a draw: no result yet."""
 
 
 P = ParamSpec("P")
@@ -182,7 +184,13 @@ class TournamentService:
             raise UnknownTournament(tournament_id, self.store.get(tournament_id).created_at)
         tournament = fold.fold_tournament(events)
         results = self.results(tournament.match_ids(), at, known)
-        return View(tournament, fold.model_rounds(tournament, results.get), at, known)
+        rounds = fold.model_rounds(tournament, results.get)
+        drawn = {
+            (r.number, board)
+            for r in tournament.rounds
+            for board in fold.drawn_boards(tournament, results.get, r.number)
+        }
+        return View(tournament, rounds, at, known, frozenset(drawn))
 
     def result(self, match_id: str, at: datetime, known: Known) -> Mapping[str, Any] | None:
         return self.results([match_id], at, known).get(match_id)

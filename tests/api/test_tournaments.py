@@ -672,7 +672,8 @@ def test_a_drawn_elimination_match_leaves_its_board_undecided_and_the_standings_
     declare(api, one, None)  # a draw
     declare(api, two, two["first"])
     table = org.standings()
-    assert table["rounds"][0]["pairings"][0]["result"] is None
+    drawn, decided = table["rounds"][0]["pairings"]
+    assert (drawn["result"], drawn["drawn"], decided["drawn"]) == (None, True, False)
     assert not table["finished"] and table["champion"] is None
     refused = org.post("/rounds")
     assert (refused.status_code, refused.json()["code"]) == (409, "round_not_finished")

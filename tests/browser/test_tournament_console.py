@@ -297,6 +297,37 @@ def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts
     assert page.errors == []
 
 
+def test_a_drawn_knockout_board_says_it_needs_a_winner(server: str, contexts: Any) -> None:
+    """A knockout match whose host ruled a draw: its board says it needs a winner (not "in
+    play"), and pairing the next round is refused beside the button, naming the board."""
+    headers = {"Authorization": f"Bearer {OPERATOR}"}
+    body = {
+        "name": "Drawn knockout",
+        "game": "zoom",
+        "format": "single_elimination",
+        "players": [{"name": n} for n in PLAYERS],
+        "config": CONFIG,
+    }
+    made = httpx.post(f"{server}/tournaments", json=body, headers=headers).json()
+    tid, token = made["tournament_id"], made["organizer_token"]
+    organizer = {"Authorization": f"Bearer {token}"}
+    paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
+    for board, winner in zip(paired["pairings"], [None, "alpha"], strict=True):
+        ruling = {"type": "declare_result", "winner": winner, "reason": "played in the channel"}
+        host = {"Authorization": f"Bearer {board['tokens']['host']}"}
+        url = f"{server}/matches/{board['match_id']}/rulings"
+        assert httpx.post(url, json=ruling, headers=host).status_code == 201
+
+    page = contexts()
+    page.goto(f"{server}/console/tournaments/{tid}#token={token}")
+    page.wait_for_selector("#rounds .result-cell:has-text('needs a winner')")
+    assert page.locator("#rounds .result-cell:has-text('in play')").count() == 0
+    page.click("#pair-round")
+    page.wait_for_selector("#pair-error:has-text('round_not_finished')")
+    assert "board 1" in page.inner_text("#pair-error")
+    assert page.errors == []
+
+
 @pytest.mark.slow
 def test_the_organizer_ends_an_event_early_by_the_form(server: str, contexts: Any) -> None:
     """A 4-player round robin with round 1 played: ending it is refused while round 2 is

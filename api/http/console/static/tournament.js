@@ -459,6 +459,7 @@ function cells(games) {
 function describe(board, names, pointsGame) {
   if (!board.second) return "bye";
   const r = board.result;
+  if (!r && board.drawn) return "drawn: needs a winner (a ruling, or a forfeit)";
   if (!r) return board.match_id ? "in play" : "—";
   const score = pointsGame && !r.forfeit ? ` (${num(r.first_points)}–${num(r.second_points)})` : "";
   if (!r.winner) return `${r.forfeit ? "double forfeit" : "draw"}${score}`;
