@@ -125,10 +125,10 @@ def _as_paired_on(rounds: Sequence[Round], t: int) -> Round:
     bracket (the recorded rounds would no longer be the bracket's: ``bad_round``)."""
     rnd = rounds[t - 1]
     paired_on = rounds[t].paired_on if t < len(rounds) else None
-    if paired_on is None:
+    then = {b: r for (n, b), r in (paired_on or {}).items() if n == t}
+    if not then:  # not recorded with the pairing: the results as they are
         return rnd
-    results = {b: r for (n, b), r in paired_on.items() if n == t and r is not None}
-    return replace(rnd, results=results)
+    return replace(rnd, results={b: r for b, r in then.items() if r is not None})
 
 
 def _replayed(
