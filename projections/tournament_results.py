@@ -105,42 +105,77 @@ class MatchResults:
     def results(self, match_ids: Sequence[str], at: datetime, known: Known) -> dict[str, Result]:
         """Each match's result at ``at`` as known at ``known.at`` (a match unknown to the
         store is left out)."""
+        return self.results_and_seqs(match_ids, at, known)[0]
+
+    def results_and_seqs(
+        self, match_ids: Sequence[str], at: datetime, known: Known
+    ) -> tuple[dict[str, Result], dict[str, int]]:
+        """:meth:`results`, and the last seq of each match that its result folds: what the
+        reader knew of each log, exactly (a pairing records it: ``known_seqs``)."""
         heads = self.store.known_heads(match_ids, known.at)
         missing = [m for m in match_ids if (m, heads.get(m, 0)) not in self._folds]
-        records: dict[str, MatchRecord] = {}
         streams: dict[str, list[StoredEvent]] = {}
         if missing:
-            with collector_paused:  # whole logs read and folded at once
-                records, streams = self.store.match_streams(missing, known.at)
-                for match_id, events in streams.items():
-                    self._keep((match_id, len(events)), self._start(records[match_id], events))
-        self._records.update(records)
+            streams = self._read(missing, known.at, None)
         found: dict[str, Result] = {}
+        seqs: dict[str, int] = {}
         for match_id in match_ids:
             record = self._records.get(match_id)
             if record is None:
                 continue
-            found[match_id] = self._result(record, heads.get(match_id, 0), at, known, streams)
-        return found
+            events = streams.get(match_id)
+            head = heads.get(match_id, 0) if events is None else len(events)  # read since?
+            seqs[match_id] = head
+            found[match_id] = self._result(record, head, at, events, known)
+        return found, seqs
+
+    def results_at_seqs(self, seqs: Mapping[str, int], at: datetime) -> dict[str, Result]:
+        """Each match's result at ``at`` as known when its log ended at ``seqs[match]`` (its
+        events 1..seq: a prefix, whatever their record times say)."""
+        missing = [m for m, seq in seqs.items() if (m, seq) not in self._folds]
+        streams = self._read(missing, None, seqs) if missing else {}
+        return {
+            match_id: self._result(record, seq, at, streams.get(match_id), Known(), seq)
+            for match_id, seq in seqs.items()
+            if (record := self._records.get(match_id)) is not None
+        }
+
+    def _read(
+        self,
+        match_ids: Sequence[str],
+        recorded_by: datetime | None,
+        seqs: Mapping[str, int] | None,
+    ) -> dict[str, list[StoredEvent]]:
+        """The matches' logs known by ``recorded_by`` (or each cut at ``seqs``), folded and
+        kept."""
+        with collector_paused:  # whole logs read and folded at once
+            records, streams = self.store.match_streams(match_ids, recorded_by)
+            if seqs is not None:
+                streams = {m: events[: seqs[m]] for m, events in streams.items()}
+            for match_id, events in streams.items():
+                self._keep((match_id, len(events)), self._start(records[match_id], events))
+        self._records.update(records)
+        return streams
 
     def _result(
         self,
         match: MatchRecord,
         head: int,
         at: datetime,
+        events: list[StoredEvent] | None,
         known: Known,
-        streams: Mapping[str, list[StoredEvent]],
+        seq: int | None = None,
     ) -> Result:
+        """The result folded from the match's events known at ``head`` (``events`` when just
+        read; else read again if ``at`` is before the kept fold's horizon: by ``known``'s
+        record time, or cut at ``seq``)."""
         game = self.games[match.game]
         running = self._folds.get((match.match_id, head))
-        events = streams.get(match.match_id)
-        if events is not None and len(events) != head:  # recorded since the heads were read
-            running = self._folds.get((match.match_id, len(events)))
         state = None if running is None else running.at(game, at)
         if state is None:  # ``at`` before the fold's horizon: fold afresh
             if events is None:
                 _, read = self.store.match_streams([match.match_id], known.at)
-                events = read.get(match.match_id, [])
+                events = read.get(match.match_id, [])[:seq]
             state = snapshot(game, match, events, at, known).folded.state
         found: Result = game.result(state)
         return found

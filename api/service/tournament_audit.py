@@ -6,8 +6,9 @@ offline. One report, check by check:
   one check each;
 * ``pairing round N`` — each recorded pairing (``tournament.round_paired``/``repaired``)
   recomputed by the pure rules from the tournament as recorded before it and every earlier
-  match's result as known when it was made (the match's fold at that record time), and
-  compared with the recorded pairings and the recorded basis.
+  match's result as the pairing read it (the fold of the match's events up to the seq it
+  recorded, ``known_seqs``, at its record time; by record time for a pairing recorded before
+  them), and compared with the recorded pairings and the recorded basis.
 
 The bundle is JSON: ``format`` ``adjudicator-tournament/1``, the tournament's log as a record
 (the match record's JSON Lines form, ``events.record``) and every match's full record (the
@@ -18,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -38,8 +39,37 @@ from projections.views import Known
 
 FORMAT = "adjudicator-tournament/1"
 LOG_RULES = "tournament/1"
-Reader = Callable[[str, datetime], Mapping[str, Any] | None]
-"""(match id, instant) -> the match's result at that game time as known at that record time."""
+Reader = Callable[[str, datetime, int | None], Mapping[str, Any] | None]
+"""(match id, instant, seq) -> the match's result at that game time as known at that record
+time, or, given a seq, as its events 1..seq fold (what a pairing recorded it read)."""
+UNREAD_WINDOW = timedelta(seconds=60)
+"""How long before a pairing's record time an event of a match may have been recorded and not
+read by it (``known_seqs``): a host's ruling committed while the pairing was being decided
+(reading the results, pairing, creating the matches) carries an earlier record time than the
+pairing's. An older event unread is a verify failure."""
+
+
+def known_seq(event: StoredEvent, match_id: str) -> int | None:
+    """The last seq of ``match_id`` the pairing ``event`` read (``known_seqs``); None when it
+    recorded none (paired before pairings did): its results are read by record time."""
+    seqs = event.payload.get("known_seqs")
+    seq = seqs.get(match_id) if isinstance(seqs, dict) else None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def seq_problem(events: Sequence[StoredEvent], seq: int, instant: datetime) -> str | None:
+    """Why a pairing recorded at ``instant`` cannot have read a match's ``events`` up to
+    ``seq`` (None: it can): more events than the log holds, an event recorded after the
+    pairing, or an unread event recorded more than ``UNREAD_WINDOW`` before it."""
+    if not 0 <= seq <= len(events):
+        return f"the pairing read seq {seq} of a log of {len(events)} events"
+    if seq and events[seq - 1].recorded_at > instant:
+        return f"the pairing read seq {seq}, recorded after it"
+    unread = next((e for e in events[seq:] if e.recorded_at <= instant - UNREAD_WINDOW), None)
+    if unread is not None:
+        ago = instant - unread.recorded_at
+        return f"the pairing did not read seq {unread.seq}, recorded {ago} before it"
+    return None
 
 
 def pairing_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
@@ -64,7 +94,7 @@ def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Read
     try:
         t = tfold.fold_tournament(before)
         number = event.payload["round"]
-        earlier = tfold.model_rounds(t, lambda m: read(m, event.recorded_at))
+        earlier = tfold.model_rounds(t, lambda m: read(m, event.recorded_at, known_seq(event, m)))
         earlier = tuple(r for r in earlier if r.number < number)
         expected = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
         recorded = [tfold.board_of(b).pairing for b in event.payload["pairings"]]
@@ -109,8 +139,17 @@ def verify_stored(service: TournamentService, tournament_id: str) -> dict[str, A
     checks = [chain_check(events)]
     checks += [match_check(m, audit.verify_stored(store, games, m)) for m in t.match_ids()]
 
-    def read(match_id: str, instant: datetime) -> Mapping[str, Any] | None:
-        return service.result(match_id, instant, Known(instant))
+    logs: dict[str, list[StoredEvent]] = {}  # each match read once, whatever reads it
+
+    def read(match_id: str, instant: datetime, seq: int | None) -> Mapping[str, Any] | None:
+        if seq is None:
+            return service.result(match_id, instant, Known(instant))
+        if match_id not in logs:
+            logs[match_id] = store.read(match_id)
+        problem = seq_problem(logs[match_id], seq, instant)
+        if problem is not None:
+            raise ValueError(problem)
+        return service.folds.results_at_seqs({match_id: seq}, instant).get(match_id)
 
     checks += pairing_checks(events, read)
     return report_json(tournament_id, checks)
@@ -162,9 +201,10 @@ RECORDS_PER_JOB = 16
 """Match records parsed and verified by one job: a 300-match bundle makes about 19, few enough
 that handing them to workers costs nothing, many enough that two cores share them evenly."""
 
-Reads = Mapping[str, Sequence[datetime]]
-"""Match id -> the instants a recorded pairing reads its result at."""
-Results = dict[tuple[str, datetime], "Result | ReadFailed"]
+Reads = Mapping[str, Sequence[tuple[datetime, int | None]]]
+"""Match id -> the instants a recorded pairing reads its result at, each with the last seq
+of the match the pairing recorded it read (None: read by record time)."""
+Results = dict[tuple[str, datetime, int | None], "Result | ReadFailed"]
 Checked = tuple[dict[str, Check], Results] | str
 """A batch of records' checks (one a record) and results, or why one of them does not parse."""
 
@@ -279,10 +319,12 @@ def _read_by(events: Sequence[StoredEvent], index: int) -> list[str]:
 def _instants(events: Sequence[StoredEvent], reads: Mapping[int, Sequence[str]]) -> Reads:
     """Each match's instants its result is read at: the record time of each pairing (by its
     index in ``events``) that reads it."""
-    instants: dict[str, list[datetime]] = {}
+    instants: dict[str, list[tuple[datetime, int | None]]] = {}
     for index, match_ids in reads.items():
+        event = events[index]
         for match_id in match_ids:
-            instants.setdefault(match_id, []).append(events[index].recorded_at)
+            read = (event.recorded_at, known_seq(event, match_id))
+            instants.setdefault(match_id, []).append(read)
     return instants
 
 
@@ -300,11 +342,11 @@ def _checked(
         read = record_reader(records, games)
         results: Results = {}
         for match_id in records:
-            for instant in reads.get(match_id, ()):
+            for instant, seq in reads.get(match_id, ()):
                 try:
-                    results[match_id, instant] = read(match_id, instant)
+                    results[match_id, instant, seq] = read(match_id, instant, seq)
                 except Exception as error:  # a record from elsewhere may hold anything
-                    results[match_id, instant] = ReadFailed(repr(error))
+                    results[match_id, instant, seq] = ReadFailed(repr(error))
         return verified, results
 
 
@@ -317,8 +359,8 @@ def _pairing_job(events: Sequence[StoredEvent], index: int, *checked: Checked) -
     return pairing_check_at(events, index, partial(_read, results))
 
 
-def _read(results: Results, match_id: str, instant: datetime) -> Result:
-    found = results.get((match_id, instant))
+def _read(results: Results, match_id: str, instant: datetime, seq: int | None) -> Result:
+    found = results.get((match_id, instant, seq))
     if isinstance(found, ReadFailed):
         raise found
     return found
@@ -331,7 +373,12 @@ def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, A
     records instead of the store."""
     results = MatchResults(RecordStreams({m: r.events for m, r in records.items()}), games)
 
-    def read(match_id: str, instant: datetime) -> Result:
-        return results.results([match_id], instant, Known(at=instant)).get(match_id)
+    def read(match_id: str, instant: datetime, seq: int | None) -> Result:
+        if seq is None:
+            return results.results([match_id], instant, Known(at=instant)).get(match_id)
+        problem = seq_problem(records[match_id].events, seq, instant)
+        if problem is not None:
+            raise ValueError(problem)
+        return results.results_at_seqs({match_id: seq}, instant).get(match_id)
 
     return read

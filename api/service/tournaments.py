@@ -214,7 +214,7 @@ class TournamentService:
         """Pair the next round (the current one must be finished) and create its matches."""
 
         def decide(t: Tournament) -> Act[list[Drafted]]:
-            results = self._results_now(t)
+            results, seqs = self._results_now(t)
             _require_no_draws(t, results)
             rounds = fold.model_rounds(t, results.get)
             pairings = rules.pair_next(t.settings, t.players, rounds, t.withdrawn_ids)
@@ -224,6 +224,7 @@ class TournamentService:
                 "round": number,
                 "pairings": [fold.pairing_json(b) for b in boards],
                 "basis": fold.basis_of(rounds),
+                "known_seqs": seqs,
             }
             return Act(fold.PAIRED, payload, drafted, matches=drafted)
 
@@ -241,13 +242,16 @@ class TournamentService:
                 raise RuleViolation("round_not_paired", "no round has been paired yet")
             current = max(t.rounds, key=lambda r: r.number)
             self._require_unstarted(current)
-            earlier = tuple(r for r in self._rounds(t) if r.number < current.number)
+            results, seqs = self._results_now(t)
+            rounds = fold.model_rounds(t, results.get)
+            earlier = tuple(r for r in rounds if r.number < current.number)
             pairings = rules.pair_next(t.settings, t.players, earlier, t.withdrawn_ids)
             boards, drafted = self._new_matches(t, pairings)
             payload = {
                 "round": current.number,
                 "pairings": [fold.pairing_json(b) for b in boards],
                 "basis": fold.basis_of(earlier),
+                "known_seqs": seqs,
                 "replaces": [b.match_id for b in current.boards if b.match_id is not None],
                 "reason": reason,
             }
@@ -345,10 +349,15 @@ class TournamentService:
 
     def _rounds(self, t: Tournament) -> tuple[Round, ...]:
         """``t``'s rounds with each match's result now, as known now."""
-        return fold.model_rounds(t, self._results_now(t).get)
+        return fold.model_rounds(t, self._results_now(t)[0].get)
 
-    def _results_now(self, t: Tournament) -> dict[str, Mapping[str, Any] | None]:
-        return self.results(t.match_ids(), self.matches.clock(), Known())
+    def _results_now(
+        self, t: Tournament
+    ) -> tuple[dict[str, Mapping[str, Any] | None], dict[str, int]]:
+        """Each match's result now, as known now, and the last seq of each log it folds: a
+        pairing records them (``known_seqs``), so its verify reads exactly what it read,
+        whatever the record times of events of other streams committed meanwhile."""
+        return self.folds.results_and_seqs(t.match_ids(), self.matches.clock(), Known())
 
     def _board(self, t: Tournament, round_number: int, board: int) -> Board:
         paired = next((r for r in t.rounds if r.number == round_number), None)

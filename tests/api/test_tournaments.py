@@ -17,8 +17,11 @@ import pytest
 
 from adjudicator.kernel.errors import DomainError
 from adjudicator.kernel.fold import fold
+from adjudicator.rulings import DeclareResult
+from api.service import host
 from api.service.tournament_audit import record_reader, verify_bundle
 from api.service.tournaments import TournamentService
+from events import TokenGrant
 from events.record import loads
 from events.tournaments import TournamentStore
 from projections.facts import to_facts
@@ -428,9 +431,16 @@ def test_a_bundle_s_result_reader_answers_as_the_fold_of_what_was_known_at_every
             recorded = setup_from_events(known)
             game = games[recorded.game]
             want = game.result(fold(game, recorded.setup, to_facts(known), instant).state)
-            assert read(match_id, instant) == want, (match_id, instant)
+            assert read(match_id, instant, None) == want, (match_id, instant)
+        for event in record.events:  # as a pairing that recorded it read seqs 1..n
+            prefix = record.events[: event.seq]
+            recorded = setup_from_events(prefix)
+            game = games[recorded.game]
+            at = event.recorded_at
+            want = game.result(fold(game, recorded.setup, to_facts(prefix), at).state)
+            assert read(match_id, at, event.seq) == want, (match_id, event.seq)
     changed = records[board["match_id"]]
-    now = read(board["match_id"], changed.events[-1].recorded_at)
+    now = read(board["match_id"], changed.events[-1].recorded_at, None)
     assert now is not None and now["winner"] == "beta"
 
 
@@ -743,3 +753,38 @@ def test_a_knockout_result_changed_after_the_next_round_was_paired_keeps_the_bra
     assert table["finished"] and table["champion"] == "p1"
     report = org.get("/verify")
     assert report["ok"], [c for c in report["checks"] if not c["ok"]]
+
+
+def test_a_ruling_committed_while_a_round_is_being_paired_does_not_fail_the_verify(
+    api: Api, org: Organizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host's ruling that commits after the pairing read the results but before the pairing
+    is recorded carries an earlier record time than the pairing: read by record time, it was
+    "known" to the pairing, whose basis lacks it, and the verify called the honest pairing's
+    basis false. The pairing records the last seq of each match it read (``known_seqs``), and
+    the verify reads exactly those, online and offline; the changed result is a stale pairing."""
+    org.create(EIGHT[:4])
+    first = org.pair()
+    play_round(api, first, first_wins)
+    board = first["pairings"][0]
+    read_now = TournamentService._results_now
+
+    def racing(self: TournamentService, t: Any) -> Any:
+        found = read_now(self, t)
+        grant = TokenGrant(board["match_id"], "host", None)
+        late = DeclareResult(winner="beta", reason="the host's late correction")
+        host.rule(self.matches, board["match_id"], grant, late)
+        return found
+
+    monkeypatch.setattr(TournamentService, "_results_now", racing)
+    second = org.pair()
+    monkeypatch.undo()
+    paired = api.client.get(f"/tournaments/{org.id}/events").json()[-1]
+    assert paired["payload"]["known_seqs"][board["match_id"]] > 0
+    report = org.get("/verify")
+    assert report["ok"], [c for c in report["checks"] if not c["ok"]]
+    bundle = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    offline = verify_bundle(bundle, games)
+    assert offline["ok"], [c for c in offline["checks"] if not c["ok"]]
+    assert [s["round"] for s in org.standings()["stale_pairings"]] == [second["round"]]
