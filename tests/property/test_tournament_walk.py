@@ -1,6 +1,6 @@
 """Property: whatever an organizer and the hosts do, in any order, a tournament always answers.
 
-Hypothesis runs random tournaments (every format, 2 to 9 players, Zoom and Zombego) through the
+Hypothesis runs random tournaments (every format, 2 to 9 players, every game) through the
 HTTP API with the manual clock moving between acts: the organizer pairs, re-pairs, forfeits
 (to a player, to nobody, a bye, a board decided), withdraws (a player, an unknown one) and
 concludes; each board's host declares results (a win, a draw), also in matches whose round is
@@ -31,6 +31,7 @@ from api.service.tournament_audit import verify_bundle
 from events.migrate import upgrade
 from tests.api.conftest import OPERATOR, Api, make_app
 from tests.store.support import ManualClock
+from tests.support.nnt_http import nnt_config
 
 FORMATS = ["round_robin", "double_round_robin", "swiss", "single_elimination", "double_elimination"]
 SETTINGS = settings(
@@ -60,7 +61,7 @@ class Walk:
         self.api, self.draw = api, data.draw
         fmt = self.draw(st.sampled_from(FORMATS), "format")
         n = self.draw(st.integers(2, 9), "players")
-        game = self.draw(st.sampled_from(["zoom", "zoom", "zombego"]), "game")
+        game = self.draw(st.sampled_from(["zoom", "zoom", "zombego", "no_not_that"]), "game")
         elimination = "elimination" in fmt
         body: dict[str, Any] = {
             "name": "Walk",
@@ -69,10 +70,14 @@ class Walk:
             "players": [{"name": f"P{i}"} for i in range(n)],
             "tiebreaks": ["wins"] if elimination else ["buchholz", "sonneborn_berger"],
         }
-        if game == "zoom":
-            body["config"] = {"rounds": 1}
         if fmt == "swiss":
             body["rounds"] = self.draw(st.integers(1, max(1, n - 1)))
+        if game == "zoom":
+            body["config"] = {"rounds": 1}
+            if body.get("rounds", 2) >= 2 and (n >= 3 or fmt.startswith("double")):
+                body["round_configs"] = {"2": {"rounds": 2}}  # a round 2 is played
+        if game == "no_not_that":
+            body["config"] = nnt_config()
         made = self.answer(api.client.post("/tournaments", json=body, headers=api.auth(OPERATOR)))
         assert made.status_code == 201, made.text
         self.id, self.n = made.json()["tournament_id"], n
