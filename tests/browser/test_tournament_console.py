@@ -252,10 +252,12 @@ def test_the_tournament_list_and_the_page_shell(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts: Any) -> None:
-    """A single elimination's bracket: the winners of round 1 marked, then paired into the
-    final; an unknown id says so; a token that is not the organizer's is refused beside the
-    button."""
+def knockout_round_one(
+    server: str, winners: list[str | None]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A 4-player Zoom knockout, its round 1 paired and each board's result declared by its
+    host (``winners``: the seat that won each board, None a draw): the creation's answer and
+    the round's."""
     headers = {"Authorization": f"Bearer {OPERATOR}"}
     body = {
         "name": "Knockout",
@@ -264,15 +266,24 @@ def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts
         "players": [{"name": n} for n in PLAYERS],
         "config": CONFIG,
     }
-    made = httpx.post(f"{server}/tournaments", json=body, headers=headers).json()
-    tid, token = made["tournament_id"], made["organizer_token"]
-    organizer = {"Authorization": f"Bearer {token}"}
-    paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
-    for board in paired["pairings"]:
-        ruling = {"type": "declare_result", "winner": "alpha", "reason": "played in the channel"}
+    made: dict[str, Any] = httpx.post(f"{server}/tournaments", json=body, headers=headers).json()
+    organizer = {"Authorization": f"Bearer {made['organizer_token']}"}
+    url = f"{server}/tournaments/{made['tournament_id']}/rounds"
+    paired: dict[str, Any] = httpx.post(url, headers=organizer).json()
+    for board, winner in zip(paired["pairings"], winners, strict=True):
+        ruling = {"type": "declare_result", "winner": winner, "reason": "played in the channel"}
         host = {"Authorization": f"Bearer {board['tokens']['host']}"}
         url = f"{server}/matches/{board['match_id']}/rulings"
         assert httpx.post(url, json=ruling, headers=host).status_code == 201
+    return made, paired
+
+
+def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts: Any) -> None:
+    """A single elimination's bracket: the winners of round 1 marked, then paired into the
+    final; an unknown id says so; a token that is not the organizer's is refused beside the
+    button."""
+    made, paired = knockout_round_one(server, ["alpha", "alpha"])
+    tid, organizer = made["tournament_id"], {"Authorization": f"Bearer {made['organizer_token']}"}
 
     page = contexts()
     page.goto(f"{server}/console/tournaments/{tid}#token=org_not_this_one")
@@ -300,24 +311,8 @@ def test_a_bracket_an_unknown_tournament_and_a_wrong_token(server: str, contexts
 def test_a_drawn_knockout_board_says_it_needs_a_winner(server: str, contexts: Any) -> None:
     """A knockout match whose host ruled a draw: its board says it needs a winner (not "in
     play"), and pairing the next round is refused beside the button, naming the board."""
-    headers = {"Authorization": f"Bearer {OPERATOR}"}
-    body = {
-        "name": "Drawn knockout",
-        "game": "zoom",
-        "format": "single_elimination",
-        "players": [{"name": n} for n in PLAYERS],
-        "config": CONFIG,
-    }
-    made = httpx.post(f"{server}/tournaments", json=body, headers=headers).json()
+    made, _ = knockout_round_one(server, [None, "alpha"])  # board 1 drawn
     tid, token = made["tournament_id"], made["organizer_token"]
-    organizer = {"Authorization": f"Bearer {token}"}
-    paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
-    for board, winner in zip(paired["pairings"], [None, "alpha"], strict=True):
-        ruling = {"type": "declare_result", "winner": winner, "reason": "played in the channel"}
-        host = {"Authorization": f"Bearer {board['tokens']['host']}"}
-        url = f"{server}/matches/{board['match_id']}/rulings"
-        assert httpx.post(url, json=ruling, headers=host).status_code == 201
-
     page = contexts()
     page.goto(f"{server}/console/tournaments/{tid}#token={token}")
     page.wait_for_selector("#rounds .result-cell:has-text('needs a winner')")
