@@ -42,11 +42,12 @@ LOG_RULES = "tournament/1"
 Reader = Callable[[str, datetime, int | None], Mapping[str, Any] | None]
 """(match id, instant, seq) -> the match's result at that game time as known at that record
 time, or, given a seq, as its events 1..seq fold (what a pairing recorded it read)."""
-UNREAD_WINDOW = timedelta(seconds=60)
+UNREAD_WINDOW = timedelta(minutes=10)
 """How long before a pairing's record time an event of a match may have been recorded and not
 read by it (``known_seqs``): a host's ruling committed while the pairing was being decided
-(reading the results, pairing, creating the matches) carries an earlier record time than the
-pairing's. An older event unread is a verify failure."""
+(reading the results, pairing, creating the matches, and its write waiting, as long as a
+database failover takes) carries an earlier record time than the pairing's. An older event
+unread is a verify failure."""
 
 
 def known_seq(event: StoredEvent, match_id: str) -> int | None:
