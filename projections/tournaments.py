@@ -265,18 +265,19 @@ def _basis_result(key: str, value: Mapping[str, Any] | None) -> Result | None:
 
 
 def drawn_boards(tournament: Tournament, read: ResultReader, number: int) -> list[int]:
-    """The boards of round ``number`` of an elimination whose match ended in a draw and which
-    no forfeit decides: each still needs a winner (:func:`result_of`)."""
+    """The boards of round ``number`` of an elimination whose match has a result that the
+    rules do not take (:func:`result_of`: a draw, no forfeit deciding it): each still needs a
+    winner."""
     if tournament.settings.format not in ELIMINATION:
         return []
     paired = next((r for r in tournament.rounds if r.number == number), None)
+    forfeits = tournament.forfeits
     return [
         board.pairing.board
         for board in (() if paired is None else paired.boards)
         if board.match_id is not None
-        and (number, board.pairing.board) not in tournament.forfeits
         and (found := read(board.match_id)) is not None
-        and found.get("winner") is None
+        and result_of(board, found, forfeits.get((number, board.pairing.board)), True) is None
     ]
 
 
