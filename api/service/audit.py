@@ -69,13 +69,18 @@ def export_record(
 
 
 def verify_stored(
-    store: EventStore, games: Mapping[str, Game[Any, Any]], match_id: str
+    store: EventStore,
+    games: Mapping[str, Game[Any, Any]],
+    match_id: str,
+    events: list[StoredEvent] | None = None,
 ) -> VerifyReport:
-    """Verify a match as this store holds it (every payload and salt known). The collector is
-    paused for the read too: it builds the events (a few objects each) that the checks keep."""
+    """Verify a match as this store holds it (every payload and salt known); ``events``: its
+    log, when the caller has read it. The collector is paused for the read too: it builds the
+    events (a few objects each) that the checks keep."""
     match = existing(store, match_id)
     with collector_paused:
-        events = store.read(match_id)
+        if events is None:
+            events = store.read(match_id)
         report = verify_record(None, events, games)
     if match.status != "closed":
         return report

@@ -138,21 +138,11 @@ def verify_stored(service: TournamentService, tournament_id: str) -> dict[str, A
     t = tfold.fold_tournament(events)
     store, games = service.matches.store, service.matches.games
     checks = [chain_check(events)]
-    checks += [match_check(m, audit.verify_stored(store, games, m)) for m in t.match_ids()]
-
-    logs: dict[str, list[StoredEvent]] = {}  # each match read once, whatever reads it
-
-    def read(match_id: str, instant: datetime, seq: int | None) -> Mapping[str, Any] | None:
-        if seq is None:
-            return service.result(match_id, instant, Known(instant))
-        if match_id not in logs:
-            logs[match_id] = store.read(match_id)
-        problem = seq_problem(logs[match_id], seq, instant)
-        if problem is not None:
-            raise ValueError(problem)
-        return service.folds.results_at_seqs({match_id: seq}, instant).get(match_id)
-
-    checks += pairing_checks(events, read)
+    logs: dict[str, list[StoredEvent]] = {}  # each match's log read once, for both checks
+    for m in t.match_ids():
+        logs[m] = store.read(m)
+        checks.append(match_check(m, audit.verify_stored(store, games, m, logs[m])))
+    checks += pairing_checks(events, log_reader(logs, games))
     return report_json(tournament_id, checks)
 
 
@@ -368,16 +358,26 @@ def _read(results: Results, match_id: str, instant: datetime, seq: int | None) -
 
 
 def record_reader(records: Mapping[str, Record], games: Mapping[str, Game[Any, Any]]) -> Reader:
-    """A match's result at an instant, as known then, re-folded from its record's events by
-    the folds the service's standings answer from (``projections.tournament_results``: one
-    ``Running`` per match and events known, advanced to each instant asked), over the
-    records instead of the store."""
-    results = MatchResults(RecordStreams({m: r.events for m, r in records.items()}), games)
+    """:func:`log_reader` of a bundle's parsed records."""
+    return log_reader({m: r.events for m, r in records.items()}, games)
+
+
+def log_reader(
+    logs: Mapping[str, Sequence[StoredEvent]], games: Mapping[str, Game[Any, Any]]
+) -> Reader:
+    """A match's result at an instant, as known then (or as its events up to a pairing's
+    ``known_seqs`` fold, checked by :func:`seq_problem`), re-folded from its log by the folds
+    the service's standings answer from (``projections.tournament_results``: one ``Running``
+    per match and events known, advanced to each instant asked), over logs already read: the
+    store's for the verify online, a bundle's records offline."""
+    results = MatchResults(RecordStreams(logs), games)
 
     def read(match_id: str, instant: datetime, seq: int | None) -> Result:
+        if match_id not in logs:  # a match a re-pairing replaced: no later pairing reads it
+            return None
         if seq is None:
             return results.results([match_id], instant, Known(at=instant)).get(match_id)
-        problem = seq_problem(records[match_id].events, seq, instant)
+        problem = seq_problem(logs[match_id], seq, instant)
         if problem is not None:
             raise ValueError(problem)
         return results.results_at_seqs({match_id: seq}, instant).get(match_id)
