@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 import msgspec
 import orjson
-from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
+from sqlalchemy import Connection, Engine, RootTransaction, Select, create_engine, event
 from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.exc import DisconnectionError, OperationalError
 
@@ -160,6 +160,21 @@ def make_engine(
     event.listen(engine.pool, "checkin", _on_checkin)
     event.listen(engine.pool, "checkout", partial(_on_checkout, engine.dialect))
     return engine
+
+
+def binary_rows(conn: Connection, query: Select[Any]) -> list[tuple[Any, ...]]:
+    """Every row of ``query`` as tuples of the driver's values; on PostgreSQL asked for in the
+    binary format, so that ``bytea`` columns come as their bytes and not as hex text twice
+    their size, which libpq and psycopg then decode: the stored fold states and pages of a
+    long match (a few MB) load in about a third of the time. For queries of plain columns
+    only (no SQLAlchemy type processing of results or parameters is done here)."""
+    if conn.dialect.name != "postgresql":
+        return [tuple(row) for row in conn.execute(query)]
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    driver: Any = conn.connection.driver_connection  # a psycopg.Connection
+    with driver.cursor(binary=True) as cursor:
+        cursor.execute(compiled.string, compiled.params)
+        return list(cursor.fetchall())
 
 
 def _on_checkin(_dbapi_connection: Any, record: Any) -> None:

@@ -52,6 +52,7 @@ from adjudicator.games.zoom.state import BuzzOutcome, Outcomes, ZoomState
 from adjudicator.games.zoom.view import render_all
 from adjudicator.kernel.decider import Game
 from events import EventStore
+from events.engine import binary_rows
 from events.tables import fold_checkpoints, fold_heads, fold_pages
 from projections.stored_pages import PAGE, Codec, Histories, Page, Pager
 
@@ -345,19 +346,20 @@ class FoldStore:
         """The deepest of ``candidates`` (``k``, prefix digest) stored: (``k``, digest, blob)."""
         if not candidates:
             return None
-        wanted = {k: digest.hex() for k, digest in candidates}
         t = fold_checkpoints.c
-        mine = (t.match_id == match_id, t.codec == codec)
+        wanted = [(k, digest.hex()) for k, digest in candidates]
+        query = (
+            select(t.k, t.prefix, t.state)
+            .where(t.match_id == match_id, t.codec == codec, tuple_(t.k, t.prefix).in_(wanted))
+            .order_by(t.k.desc())
+            .limit(1)
+        )
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(t.k, t.prefix).where(*mine, t.k.in_(list(wanted))))
-            found = sorted((int(k), prefix) for k, prefix in rows if wanted.get(int(k)) == prefix)
-            if not found:
-                return None
-            k, prefix = found[-1]
-            blob = conn.execute(
-                select(t.state).where(*mine, t.k == k, t.prefix == prefix)
-            ).scalar_one()
-        return k, bytes.fromhex(prefix), bytes(blob)
+            rows = binary_rows(conn, query)
+        if not rows:
+            return None
+        k, prefix, blob = rows[0]
+        return int(k), bytes.fromhex(prefix), bytes(blob)
 
     def pages(self, match_id: str, codec: str, digests: Sequence[str]) -> dict[str, bytes]:
         """The stored pages among ``digests`` (``projections.stored_pages``), by digest."""
@@ -366,7 +368,7 @@ class FoldStore:
             t.match_id == match_id, t.codec == codec, t.digest.in_(list(set(digests)))
         )
         with self.store.engine.connect() as conn:
-            return {str(digest): bytes(entries) for digest, entries in conn.execute(query)}
+            return {str(digest): bytes(entries) for digest, entries in binary_rows(conn, query)}
 
     def page_inserts(self, match_id: str, codec: str, pages: Sequence[Page]) -> list[Any]:
         """The INSERTs of ``pages`` (nothing where one is stored already), a few a statement."""

@@ -46,6 +46,7 @@ from adjudicator.kernel.fold import Folded, Running, acts_on_game, apply
 from adjudicator.registry import decode
 from adjudicator.rulings import RulingEffects
 from events import StoredEvent
+from events.engine import binary_rows
 from events.tables import fold_heads, matches
 from projections.facts import to_facts
 from projections.stored_checkpoints import FoldStore, codec_id
@@ -250,9 +251,10 @@ class Heads:
         t = fold_heads.c
         query = select(t.state).where(t.match_id == match_id, t.codec == codec, t.seq == seq)
         with self.folds.store.engine.connect() as conn:
-            blob = conn.execute(query).scalar_one_or_none()
-        if blob is None:
+            rows = binary_rows(conn, query)
+        if not rows:
             return None
+        blob = rows[0][0]
         pager = self.folds.pager(game, match_id)
         return self.folds.load_state(match_id, codec, pager, bytes(blob), initial)
 
@@ -298,7 +300,8 @@ class Heads:
         columns = [t.seq, t.hash, t.meta, *([t.state] if state else [])]
         query = select(*columns).where(t.match_id == match_id, t.codec == codec)
         with self.folds.store.engine.connect() as conn:
-            row = conn.execute(query).first()
-        if row is None:
+            rows = binary_rows(conn, query)
+        if not rows:
             return None
+        row = rows[0]
         return int(row[0]), str(row[1]), bytes(row[2]), bytes(row[3]) if state else b""

@@ -133,3 +133,32 @@ def test_an_append_while_a_match_s_checkpoints_are_being_stored_queues_another_r
     folds.flush()
     folds.close()
     assert runs == ["m-1", "m-1"]
+
+
+def test_read_finds_the_deepest_candidate_stored_with_its_prefix(store: EventStore) -> None:
+    """A checkpoint is read only under the very prefix a candidate names: a deeper ``k`` stored
+    under another prefix (another timeline) is passed over, as is one of another codec; the
+    blob comes back as the bytes stored (on PostgreSQL read in the binary format)."""
+    folds = FoldStore(store)
+    mine, other = bytes(range(16)), bytes(16)
+    big = bytes(range(256)) * 4000  # a state of about 1 MB, every byte value
+    rows = [("zoom:c", 1000, mine, b"one"), ("zoom:c", 2000, mine, big)]
+    rows += [("zoom:c", 3000, other, b"another timeline"), ("nnt:c", 4000, mine, b"x")]
+    for codec, k, digest, blob in rows:
+        folds.execute(folds.checkpoint_insert("m-1", codec, k, digest, blob))
+
+    candidates = [(4000, mine), (3000, mine), (2000, mine), (1000, mine)]
+    assert folds.read("m-1", "zoom:c", candidates) == (2000, mine, big)
+    assert folds.read("m-1", "zoom:c", [(1000, mine)]) == (1000, mine, b"one")
+    assert folds.read("m-1", "zoom:c", [(3000, mine)]) is None
+    assert folds.read("m-2", "zoom:c", candidates) is None
+    assert folds.read("m-1", "zoom:c", []) is None
+
+
+def test_pages_are_read_back_byte_for_byte_by_digest(store: EventStore) -> None:
+    folds = FoldStore(store)
+    pages = [(f"d{i}", bytes([i]) * (i * 1000) + b"\x00\xff") for i in range(5)]
+    folds.execute(*folds.page_inserts("m-1", "zoom:c", pages))
+
+    assert folds.pages("m-1", "zoom:c", ["d1", "d3", "d3", "missing"]) == dict([pages[1], pages[3]])
+    assert folds.pages("m-1", "nnt:c", ["d1"]) == {}
