@@ -194,8 +194,12 @@ def result_of(
     player; otherwise the match's result with its seats turned into the players. Where a
     match ``needs_winner`` (an elimination), a drawn match is no result: its board is still to
     be decided, by a ruling in the match that names a winner or by a forfeit (a host may rule
-    a draw in any match; the rules refuse it as an elimination's result)."""
+    a draw in any match; the rules refuse it as an elimination's result). A forfeit naming no
+    winner there (the service refuses one now, but recorded some before) decides nothing: the
+    match's own result does, or the organizer's forfeit naming the winner."""
     p = board.pairing
+    if forfeit is not None and forfeit.winner is None and needs_winner:
+        forfeit = None
     if forfeit is not None:
         return Result(p.round, p.board, forfeit.winner, 0.0, 0.0, forfeit=True)
     if p.second is None or found is None:  # a bye needs no result
@@ -265,20 +269,19 @@ def _basis_result(key: str, value: Mapping[str, Any] | None) -> Result | None:
 
 
 def drawn_boards(tournament: Tournament, read: ResultReader, number: int) -> list[int]:
-    """The boards of round ``number`` of an elimination whose match has a result that the
-    rules do not take (:func:`result_of`: a draw, no forfeit deciding it): each still needs a
-    winner."""
+    """The boards of round ``number`` of an elimination whose match has a result, or whose
+    forfeit, the rules do not take (:func:`result_of`: a draw, or a forfeit naming no winner,
+    and nothing deciding it): each still needs a winner."""
     if tournament.settings.format not in ELIMINATION:
         return []
     paired = next((r for r in tournament.rounds if r.number == number), None)
-    forfeits = tournament.forfeits
-    return [
-        board.pairing.board
-        for board in (() if paired is None else paired.boards)
-        if board.match_id is not None
-        and (found := read(board.match_id)) is not None
-        and result_of(board, found, forfeits.get((number, board.pairing.board)), True) is None
-    ]
+    undecided = []
+    for board in () if paired is None else paired.boards:
+        forfeit = tournament.forfeits.get((number, board.pairing.board))
+        found = None if board.match_id is None else read(board.match_id)
+        if (found, forfeit) != (None, None) and result_of(board, found, forfeit, True) is None:
+            undecided.append(board.pairing.board)
+    return undecided
 
 
 def result_json(result: Result | None) -> dict[str, Any] | None:

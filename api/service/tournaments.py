@@ -284,9 +284,10 @@ class TournamentService:
                 raise InvalidCommand("unknown_player", f"{winner!r} does not play on this board")
             if pairing.second is None or found.match_id is None:
                 raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
-            if (round_number, board) in t.forfeits:
-                raise RuleViolation("board_decided", "this board is already decided by forfeit")
             elimination = t.settings.format in ELIMINATION
+            recorded = t.forfeits.get((round_number, board))
+            if recorded is not None and (recorded.winner is not None or not elimination):
+                raise RuleViolation("board_decided", "this board is already decided by forfeit")
             if winner is None and elimination:
                 raise InvalidCommand(
                     "elimination_needs_winner", "an elimination board's forfeit names its winner"

@@ -20,12 +20,13 @@ from adjudicator.kernel.fold import fold
 from adjudicator.rulings import DeclareResult
 from api.service import host
 from api.service.tournament_audit import record_reader, verify_bundle
-from api.service.tournaments import TournamentService
-from events import TokenGrant
+from api.service.tournaments import ORGANIZER, TournamentService
+from events import NewEvent, TokenGrant
 from events.record import loads
 from events.tournaments import TournamentStore
 from projections.facts import to_facts
 from projections.record import setup_from_events
+from projections.tournaments import FORFEIT
 from tests.api.conftest import OPERATOR, Api
 from tests.api.tournament_client import Organizer, declare, play_round
 
@@ -696,6 +697,35 @@ def test_a_drawn_elimination_match_leaves_its_board_undecided_and_the_standings_
     final = org.pair()["pairings"]
     assert [{b["first"], b["second"]} for b in final] == [{two["first"], one["second"]}]
     assert org.get("/verify")["ok"]
+
+
+def test_a_winnerless_knockout_forfeit_recorded_by_an_earlier_version_can_still_be_decided(
+    api: Api, org: Organizer
+) -> None:
+    """Before the service refused it, a forfeit without a winner could be recorded on a knockout
+    board, and the standings of that tournament then answered 422 ``elimination_needs_winner``
+    for good. Such a board reads as one still needing a winner (as a drawn match's does): the
+    standings answer, the next round is refused naming the board, and the organizer decides it
+    by a forfeit that names the winner; the verify recomputes every pairing."""
+    org.create(EIGHT[:4], format="single_elimination", tiebreaks=[])
+    one, two = org.pair()["pairings"]
+    declare(api, two, two["first"])
+    service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
+    payload = {"round": 1, "board": 1, "winner": None, "reason": "both late"}
+    legacy = NewEvent(FORFEIT, ORGANIZER, api.clock(), payload)
+    service.store.append(org.id, service.tournament(org.id).last_seq, [legacy], [])
+
+    board = org.standings()["rounds"][0]["pairings"][0]
+    assert (board["result"], board["drawn"]) == (None, True)
+    refused = org.post("/rounds")
+    assert (refused.status_code, refused.json()["code"]) == (409, "round_not_finished")
+    assert "board 1" in refused.json()["message"]
+    decided = org.post("/forfeits", payload | {"winner": one["second"]})
+    assert decided.status_code == 201, decided.text
+    final = org.pair()["pairings"]
+    assert [{b["first"], b["second"]} for b in final] == [{two["first"], one["second"]}]
+    report = org.get("/verify")
+    assert report["ok"], [c for c in report["checks"] if not c["ok"]]
 
 
 def test_a_draw_ruled_after_the_next_round_was_paired_marks_that_pairing_stale(

@@ -61,3 +61,30 @@ def test_a_swiss_draw_counts_as_a_draw() -> None:
     read = READ.get
     assert model_rounds(t, read)[0].results[1].winner is None
     assert drawn_boards(t, read, 1) == []
+
+
+NOBODY = Forfeit(1, 1, None, "both late", 3)
+"""A forfeit naming no winner: the service refuses it in an elimination now, but took it once."""
+
+
+def test_a_forfeit_naming_no_winner_decides_nothing_where_a_winner_is_needed() -> None:
+    assert result_of(BOARD, None, NOBODY, needs_winner=True) is None
+    assert result_of(BOARD, DRAW, NOBODY, needs_winner=True) is None
+    won = result_of(BOARD, WIN, NOBODY, needs_winner=True)  # the match's own result decides
+    assert won is not None and (won.winner, won.forfeit) == ("p4", False)
+    both_lost = result_of(BOARD, WIN, NOBODY)  # a round robin's double forfeit: nobody wins
+    assert both_lost is not None and (both_lost.winner, both_lost.forfeit) == (None, True)
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_a_knockout_board_forfeited_to_nobody_still_needs_a_winner(fmt: Format) -> None:
+    t = knockout(fmt, {(1, 1): NOBODY})
+    unplayed: dict[str, Mapping[str, Any] | None] = {"m1": None, "m2": WIN}
+    for read in (unplayed.get, READ.get):  # its match unplayed, or drawn
+        assert drawn_boards(t, read, 1) == [1]
+        assert set(model_rounds(t, read)[0].results) == {2}
+        table = standings(t.settings, t.players, model_rounds(t, read))
+        assert not table.finished and table.champion is None
+    played = {"m1": WIN, "m2": WIN}.get
+    assert drawn_boards(t, played, 1) == []
+    assert model_rounds(t, played)[0].results[1].winner == "p4"
