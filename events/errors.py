@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from adjudicator.kernel.errors import quoted
+
 if TYPE_CHECKING:
     from events.envelope import StoredEvent
 
@@ -30,7 +32,7 @@ class UnknownMatch(StoreError):
     code = "unknown_match"
 
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"no match with id {match_id!r}")
+        super().__init__(f"no match with id {quoted(match_id)}")
         self.match_id = match_id
 
 
@@ -38,7 +40,7 @@ class MatchExists(StoreError):
     code = "match_exists"
 
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"a match with id {match_id!r} already exists")
+        super().__init__(f"a match with id {quoted(match_id)} already exists")
         self.match_id = match_id
 
 
@@ -82,7 +84,7 @@ class IdempotencyKeyReused(StoreError):
     code = "idempotency_key_reused"
 
     def __init__(self, key: str) -> None:
-        super().__init__(f"idempotency key {key!r} was already used for a different request")
+        super().__init__(f"idempotency key {quoted(key)} was already used for a different request")
         self.key = key
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Row, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.kernel.canonical import iso
+from adjudicator.kernel.errors import quoted
 from events import matches as match_queries
 from events import rows
 from events.appending import record_time, seal_batch
@@ -38,10 +39,10 @@ class UnknownTournament(StoreError):
 
     def __init__(self, tournament_id: str, created_at: datetime | None = None) -> None:
         if created_at is None:
-            super().__init__(f"no tournament with id {tournament_id!r}")
+            super().__init__(f"no tournament with id {quoted(tournament_id)}")
         else:  # it exists, but not yet at the time asked about
             super().__init__(
-                f"tournament {tournament_id!r} was created at {iso(created_at)}, after the"
+                f"tournament {quoted(tournament_id)} was created at {iso(created_at)}, after the"
                 " game time (at) or record time (known_at) asked about"
             )
 

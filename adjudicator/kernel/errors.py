@@ -163,6 +163,20 @@ against it, and a test holds it equal to the table of statuses and meanings that
 error table is made from (``api/http/error_codes.py``)."""
 
 
+QUOTED = 80
+"""The characters of a client's value that an error message quotes at most."""
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` as an error message quotes a value the client sent (an id in the path, a
+    name in the body): whole up to :data:`QUOTED` characters, else its start and its length,
+    so that a 5,000-character id is not sent back whole in the answer and its log line."""
+    text = str(value)
+    if len(text) <= QUOTED:
+        return repr(value)
+    return f"{text[:QUOTED]!r}… ({len(text):,} characters)"
+
+
 class DomainError(Exception):
     """Root of every error the rules raise. Nothing is recorded when one is raised."""
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.errors import InvalidCommand, quoted
 
 CURRENT_VERSION = 1
 """The payload version every event type records today."""
@@ -118,5 +118,7 @@ class EventTypes:
         struct = self.payloads.get(event_type)
         if struct is None:
             known = ", ".join(sorted(self.payloads))
-            raise InvalidCommand("invalid_event", f"no event type {event_type!r} (known: {known})")
+            raise InvalidCommand(
+                "invalid_event", f"no event type {quoted(event_type)} (known: {known})"
+            )
         return struct

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from adjudicator.kernel.canonical import iso
-from adjudicator.kernel.errors import Code, InvalidCommand
+from adjudicator.kernel.errors import Code, InvalidCommand, quoted
 
 Kind = Literal["discord", "text"]
 
@@ -96,11 +96,13 @@ def parse_time(value: Any, **where: Any) -> datetime:
         moment = datetime.fromisoformat(value.strip())
     except ValueError:
         raise TranscriptError(
-            "bad_timestamp", f"{value!r} is not an ISO 8601 time", **where
+            "bad_timestamp", f"{quoted(value)} is not an ISO 8601 time", **where
         ) from None
     if moment.tzinfo is None:
         raise TranscriptError(
-            "timestamp_without_offset", f"{value!r} has no UTC offset (add Z or +hh:mm)", **where
+            "timestamp_without_offset",
+            f"{quoted(value)} has no UTC offset (add Z or +hh:mm)",
+            **where,
         )
     return moment
 

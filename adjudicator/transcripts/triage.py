@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from adjudicator.kernel.errors import quoted
 from adjudicator.transcripts.posts import Author, Export, Post, TranscriptError
 
 Role = Literal["seat", "host"]
@@ -59,7 +60,9 @@ class Cast:
         for key in [*self.seats, *self.hosts]:
             if not any(author.known_as(key) for author in known):
                 raise TranscriptError(
-                    "unknown_author", f"the author map names {key!r}, who posts nowhere", key=key
+                    "unknown_author",
+                    f"the author map names {quoted(key)}, who posts nowhere",
+                    key=key,
                 )
         for author in known:
             keys = [k for k in [*self.seats, *self.hosts] if author.known_as(k)]
@@ -69,7 +72,9 @@ class Cast:
                 roles = {self.registered[k] for k in keys}
             if len(roles) > 1:
                 raise TranscriptError(
-                    "ambiguous_author", f"{author.name!r} is mapped twice: {keys}", key=keys[0]
+                    "ambiguous_author",
+                    f"{quoted(author.name)} is mapped twice: {keys}",
+                    key=keys[0],
                 )
 
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from adjudicator.kernel.errors import InvalidCommand
+from adjudicator.kernel.errors import InvalidCommand, quoted
 
 
 class HasErrors(Protocol):
@@ -33,7 +33,7 @@ class UnknownGame(InvalidCommand):
     def __init__(self, name: str, games: Collection[str]) -> None:
         self.details = {"games": sorted(games)}
         known = ", ".join(self.details["games"])
-        super().__init__("unknown_game", f"no game named {name!r}; the games are: {known}")
+        super().__init__("unknown_game", f"no game named {quoted(name)}; the games are: {known}")
 
 
 class RecordInvalid(Exception):

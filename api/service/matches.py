@@ -31,7 +31,7 @@ from adjudicator.kernel.decider import (
     Game,
     Viewer,
 )
-from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation, quoted
 from adjudicator.kernel.fold import Folded, Running
 from adjudicator.kernel.payloads import plain
 from api.service import access, handling
@@ -201,7 +201,9 @@ class MatchService:
         if seats[0] == seats[1]:
             raise InvalidCommand("duplicate_seat", "the two seats need different names")
         if advantage is not None and advantage not in seats:
-            raise InvalidCommand("unknown_seat", f"Advantage holder {advantage!r} is not a seat")
+            raise InvalidCommand(
+                "unknown_seat", f"Advantage holder {quoted(advantage)} is not a seat"
+            )
         try:
             checked = game.config_model.model_validate(dict(config)).model_dump(mode="json")
             if isinstance(game, SettlesConfig):

@@ -23,7 +23,13 @@ from urllib.parse import urlencode
 import structlog
 from pydantic import ValidationError
 
-from adjudicator.kernel.errors import DomainError, InvalidCommand, NotPermitted, RuleViolation
+from adjudicator.kernel.errors import (
+    DomainError,
+    InvalidCommand,
+    NotPermitted,
+    RuleViolation,
+    quoted,
+)
 from adjudicator.tournaments import rules
 from adjudicator.tournaments.model import Player, Round, Settings, Standings
 from adjudicator.tournaments.records import ELIMINATION
@@ -281,7 +287,9 @@ class TournamentService:
             found = self._board(t, round_number, board)
             pairing = found.pairing
             if winner is not None and winner not in (pairing.first, pairing.second):
-                raise InvalidCommand("unknown_player", f"{winner!r} does not play on this board")
+                raise InvalidCommand(
+                    "unknown_player", f"{quoted(winner)} does not play on this board"
+                )
             if pairing.second is None or found.match_id is None:
                 raise RuleViolation("forfeit_on_bye", "a bye has no opponent to forfeit")
             elimination = t.settings.format in ELIMINATION
@@ -305,9 +313,11 @@ class TournamentService:
 
         def decide(t: Tournament) -> Act[None]:
             if t.player(player) is None:
-                raise InvalidCommand("unknown_player", f"no player {player!r} in this tournament")
+                raise InvalidCommand(
+                    "unknown_player", f"no player {quoted(player)} in this tournament"
+                )
             if player in t.withdrawn:
-                raise RuleViolation("player_withdrawn", f"{player!r} has withdrawn already")
+                raise RuleViolation("player_withdrawn", f"{quoted(player)} has withdrawn already")
             return Act(fold.WITHDRAWN, {"player": player, "reason": reason}, None)
 
         return self._act(tournament_id, decide)[0]

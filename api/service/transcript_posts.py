@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from adjudicator import rulings
 from adjudicator.kernel import runner
 from adjudicator.kernel.decider import Fact, Game
-from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation
+from adjudicator.kernel.errors import DomainError, InvalidCommand, RuleViolation, quoted
 from adjudicator.kernel.fold import Running, timeline
 from adjudicator.transcripts.games import READERS, Reader
 from adjudicator.transcripts.reading import Reading
@@ -293,6 +293,7 @@ def _named(candidates: list[Triaged], correction: Correction) -> Triaged:
     if len(candidates) != 1:
         what = "no post" if not candidates else "several posts (name the channel_id)"
         raise InvalidCommand(
-            "unknown_post", f"the exports hold {what} with message id {correction.message_id!r}"
+            "unknown_post",
+            f"the exports hold {what} with message id {quoted(correction.message_id)}",
         )
     return candidates[0]

@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from adjudicator.kernel.errors import InvalidCommand, RuleViolation
+from adjudicator.kernel.errors import InvalidCommand, RuleViolation, quoted
 from adjudicator.transcripts.discord import read_discord
 from adjudicator.transcripts.games import READERS
 from adjudicator.transcripts.posts import shown_time
@@ -70,7 +70,7 @@ class ChannelMismatch(RuleViolation):
     def __init__(self, channel: str, entered: set[str]) -> None:
         super().__init__(
             "transcript_channel_mismatch",
-            f"this match was entered from channel(s) {sorted(entered)}, not {channel!r}"
+            f"this match was entered from channel(s) {sorted(entered)}, not {quoted(channel)}"
             " (declare a seat's direct messages with the host as dm)",
         )
         self.details = {"channel_id": channel, "entered": sorted(entered)}
@@ -82,7 +82,9 @@ def read_export(format: str, content: Any, channel: str | None = None, dm: bool 
         return Source(read_discord(content), dm)
     if format == "text" and isinstance(content, str):
         return Source(read_text(content, channel or "text"), dm)
-    raise InvalidCommand("not_an_export", f"an export is 'discord' JSON or 'text', not {format!r}")
+    raise InvalidCommand(
+        "not_an_export", f"an export is 'discord' JSON or 'text', not {quoted(format)}"
+    )
 
 
 def preview(
@@ -149,7 +151,9 @@ def _prepare(service: MatchService, match_id: str, grant: TokenGrant, handed: Ha
     seats = set(match.setup["seats"])
     for key, seat in handed.cast.seats.items():
         if seat not in seats:
-            raise InvalidCommand("unknown_seat", f"{key!r} is mapped to {seat!r}, not a seat")
+            raise InvalidCommand(
+                "unknown_seat", f"{quoted(key)} is mapped to {quoted(seat)}, not a seat"
+            )
     log = service.events(match_id)
     entered = _entered(log)
     _check_channels(handed.sources, {channel for channel, _ in entered})

@@ -427,3 +427,22 @@ def test_a_swiss_of_true_rounds_is_refused(api: Api) -> None:
     made = api.client.post("/tournaments", json=body, headers=api.auth(OPERATOR))
     clear(made, 422, "invalid_request")
     assert made.json()["details"][0]["loc"] == ["body", "rounds"]
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("/matches/{id}/state", "unknown_match"),
+        ("/matches/{id}/verify", "unknown_match"),
+        ("/tournaments/{id}/standings", "unknown_tournament"),
+    ],
+)
+def test_an_unknown_id_of_thousands_of_characters_is_not_sent_back_whole(
+    api: Api, path: str, code: str
+) -> None:
+    """A 404 names the id it did not find by its start and its length, not all 6,000 characters
+    the client sent (nor does a 422 naming a player or a seat: ``quoted``)."""
+    answer = api.client.get(path.format(id="x" * 6000), headers=api.auth(OPERATOR))
+    clear(answer, 404, code)
+    message = answer.json()["message"]
+    assert len(message) < 300 and "6,000 characters" in message, message
