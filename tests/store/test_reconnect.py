@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from events import EventStore, engine
+from projections.stored_checkpoints import FoldStore
 from tests.conftest import PostgresDatabase
 from tests.store.support import event, new_match, restart_database
 
@@ -70,3 +71,25 @@ def test_after_a_restart_in_steady_use_at_most_the_first_request_fails(
     results = _appends(pg_store, match_id, seq, 10)
     assert results[1:] == ["ok"] * 9, results
     assert results[0] in ("ok", "OperationalError")
+
+
+def test_a_stored_fold_read_after_a_restart_fails_once_and_the_pool_recovers(
+    pg_store: EventStore, postgres_database: PostgresDatabase
+) -> None:
+    """The stored fold states are read in the binary format (``engine.binary_rows``); a read on
+    a connection the restart killed fails as a disconnect, like any other query, so the pool
+    replaces every connection older than the failure and the next reads and appends answer."""
+    folds = FoldStore(pg_store)
+    folds.execute(folds.checkpoint_insert("m-1", "zoom:c", 1000, bytes(16), b"state"))
+    match_id = new_match(pg_store)
+    seq = pg_store.last_seq(match_id)
+    _fill_pool(pg_store, 5)
+    assert restart_database(postgres_database.url) >= 5
+    outcomes = []
+    for _ in range(4):
+        try:
+            outcomes.append(folds.read("m-1", "zoom:c", [(1000, bytes(16))]))
+        except DBAPIError as error:
+            outcomes.append(type(error).__name__)
+    assert outcomes[1:] == [(1000, bytes(16), b"state")] * 3, outcomes
+    assert _appends(pg_store, match_id, seq, 5) == ["ok"] * 5
