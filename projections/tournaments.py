@@ -279,7 +279,8 @@ def drawn_boards(tournament: Tournament, read: ResultReader, number: int) -> lis
     for board in () if paired is None else paired.boards:
         forfeit = tournament.forfeits.get((number, board.pairing.board))
         found = None if board.match_id is None else read(board.match_id)
-        if (found, forfeit) != (None, None) and result_of(board, found, forfeit, True) is None:
+        ended = found is not None or forfeit is not None  # else the board is still in play
+        if ended and result_of(board, found, forfeit, True) is None:
             undecided.append(board.pairing.board)
     return undecided
 
