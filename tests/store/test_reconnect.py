@@ -85,7 +85,7 @@ def test_a_stored_fold_read_after_a_restart_fails_once_and_the_pool_recovers(
     seq = pg_store.last_seq(match_id)
     _fill_pool(pg_store, 5)
     assert restart_database(postgres_database.url) >= 5
-    outcomes = []
+    outcomes: list[object] = []
     for _ in range(4):
         try:
             outcomes.append(folds.read("m-1", "zoom:c", [(1000, bytes(16))]))
