@@ -57,6 +57,8 @@ from projections.stored_heads import Heads, TimelineIndex
 from projections.views import Known
 
 EVERY = 200
+READ_PART = 1000
+"""Events a background read of a match's log (``Checkpoints._read_later``) reads a job."""
 PER_MATCH = 64
 TIMELINES = 8
 POINTS = 2
@@ -422,7 +424,7 @@ class Checkpoints:
         reads the log).
         The match's log is then read into memory in the background, for the reads after
         (until it is, they come here too: the log is read once)."""
-        if self.stored is None or self.holds(match.match_id):
+        if self.stored is None or (self.holds(match.match_id) and not self.reading(match)):
             return None
         initial = game.initial(setup_of(match))
         backing = self.stored.backing(match.match_id, game, initial)
@@ -434,23 +436,46 @@ class Checkpoints:
         return found
 
     def _read_later(self, game: Game[Any, Any], match: MatchRecord) -> None:
-        """Read the match's log into memory on the background thread (once at a time)."""
+        """Read the match's log into memory on the background thread (once at a time), a part
+        of :data:`READ_PART` events a job: between two parts the thread lets the requests in
+        flight run first (``FoldStore.idle``), so a read right after the first does not share
+        the GIL with the whole log's read. Until the last part is in, the reads into the past
+        still come from the stored head (:meth:`past`)."""
         with self._lock:
             if match.match_id in self._reading:
                 return
             self._reading.add(match.match_id)
+        self._read_part(game, match)
 
+    def _read_part(self, game: Game[Any, Any], match: MatchRecord) -> None:
         def read() -> None:
+            more = False
             try:
-                self.known(game, match, Known(None, None))
+                folds = self._folds(game, match)
+                after = folds.last_seq
+                with collector_paused:  # objects by the thousand
+                    part = self.store.read(
+                        match.match_id, after_seq=after, to_seq=after + READ_PART
+                    )
+                    folds.add(part)
+                more = len(part) == READ_PART
             finally:
-                with self._lock:
-                    self._reading.discard(match.match_id)
+                if more:
+                    self._read_part(game, match)
+                else:
+                    self._shrink()
+                    with self._lock:
+                        self._reading.discard(match.match_id)
 
         assert self.stored is not None
         if not self.stored.submit(read):
             with self._lock:
                 self._reading.discard(match.match_id)
+
+    def reading(self, match: MatchRecord) -> bool:
+        """Whether the match's log is being read into memory in the background."""
+        with self._lock:
+            return match.match_id in self._reading
 
     def known(self, game: Game[Any, Any], match: MatchRecord, known: Known) -> KnownLog:
         """The match's log as ``known`` (reads only the events after those already read, and

@@ -33,6 +33,7 @@ import hashlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -62,6 +63,9 @@ CODEC_VERSION = 1
 """Bumped by hand whenever an encoding changes (the code digest catches most changes anyway)."""
 QUEUE = 256
 """Jobs the writer holds at most; beyond, a checkpoint is not stored (a later one will be)."""
+YIELD = 0.05
+"""Seconds a background job waits at most for the requests in flight (``FoldStore.idle``):
+under a steady load it runs this late, and the queue still drains."""
 PRUNE_BATCH = 500
 """Rows of stale codecs deleted per transaction (``FoldStore.prune``)."""
 STRIDE = 1000
@@ -275,6 +279,9 @@ class FoldStore:
         self._closed = False
         self.dropped = 0
         self.histories = Histories()
+        self.idle: Callable[[], bool] = lambda: True
+        """Whether no request is in flight (the app sets it): each job waits for it, at most
+        :data:`YIELD` seconds, so that its CPU is not shared with a request's."""
 
     def backing(self, match_id: str, game: Game[Any, Any], initial: Any) -> StoredFolds | None:
         """The stored checkpoints of one match (None when ``game``'s states are not stored)."""
@@ -334,11 +341,19 @@ class FoldStore:
             try:
                 if job is None:
                     return
+                self._after_requests()
                 job()
             except Exception:
                 log.warning("fold checkpoint job failed (ignored)", exc_info=True)
             finally:
                 self._jobs.task_done()
+
+    def _after_requests(self) -> None:
+        """Wait while requests are in flight, :data:`YIELD` seconds at most (a job and a
+        request share the GIL: a request beside a job of 10 ms waited several times that)."""
+        deadline = time.monotonic() + YIELD
+        while not self.idle() and time.monotonic() < deadline:
+            time.sleep(0.001)
 
     def read(
         self, match_id: str, codec: str, candidates: Sequence[tuple[int, bytes]]

@@ -96,6 +96,8 @@ def create_app(
     app.state.bodies = SharedBodies()  # the encoded timelines (``api.http.responses``)
     games_ = games_ or registry.games(load_dictionaries(settings.wordlist))
     app.state.service = MatchService(store, games_, clock)
+    if app.state.service.checkpoints.stored is not None:  # background jobs let requests go first
+        app.state.service.checkpoints.stored.idle = quiet.idle
     app.state.standby = (
         None if settings.standby_url is None else Standby(settings.standby_url, games_, clock)
     )

@@ -46,6 +46,11 @@ class Quiet:
         self._busy.pop(loop, None)
         self._idle.pop(loop).set()
 
+    def idle(self) -> bool:
+        """Whether no request other than a stream is in flight on any loop (any thread may ask:
+        a loop leaves the dict once none of its requests is left)."""
+        return not self._busy
+
     def busy(self) -> int:
         return self._busy.get(asyncio.get_running_loop(), 0)
 

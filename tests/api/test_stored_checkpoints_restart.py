@@ -22,6 +22,7 @@ from adjudicator.kernel.fold import Running
 from api.service import prewarm
 from api.service.matches import MatchService
 from events.tables import fold_checkpoints, fold_heads, fold_pages
+from projections import checkpoints, stored_checkpoints
 from projections.checkpoints import Checkpoints
 from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore
@@ -298,6 +299,43 @@ def test_a_started_app_resumes_the_open_matches_with_a_head_in_the_background(
         assert live.running.state == whole.state
         assert again.live.peek(made[1]) is None
     restarted.state.service.store.dispose()
+
+
+def test_the_log_read_after_a_read_into_the_past_comes_in_parts_and_lets_requests_go_first(
+    app: Any, api: Api, restart: Restart, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the first read into the past, the background reads the match's log in parts (a
+    job each, ``READ_PART`` events), each job waiting while a request is in flight
+    (``FoldStore.idle``); until the last part is in, the reads into the past still come from
+    the stored head, equal to the full fold; then from memory, equal again."""
+    monkeypatch.setattr(checkpoints, "READ_PART", 5)
+    service, t0 = played_and_stored(app, api)
+    at, later = t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)
+    want, want_later = (
+        full(service, api.match_id, at, None),
+        full(service, api.match_id, later, None),
+    )
+    restarted, seen = reads_after_restart(restart, service)
+    stored = restarted.checkpoints.stored
+    assert stored is not None
+    busy = threading.Event()
+    busy.set()  # a request in flight: the background's jobs wait
+    stored.idle = lambda: not busy.is_set()
+    monkeypatch.setattr(stored_checkpoints, "YIELD", 30.0)
+
+    assert rendered(restarted, api.match_id, at, Known()) == want
+    assert rendered(restarted, api.match_id, later, Known()) == want_later  # the head again
+    assert 0 not in seen  # the log is not read meanwhile
+    before = len(seen)
+    busy.clear()
+    stored.flush()
+
+    log = restarted.store.last_seq(api.match_id)
+    assert seen[before:] == list(range(0, log + 1, 5))  # after seq 0, 5, 10, ...: a part a job
+    assert restarted.checkpoints.holds(api.match_id)
+    seen.clear()
+    assert rendered(restarted, api.match_id, later, Known()) == want_later  # from memory
+    assert seen == [] or min(seen) >= log
 
 
 def test_a_whole_log_is_read_with_the_collector_paused_and_a_tail_is_not(

@@ -6,6 +6,7 @@ a new one and leave it open)."""
 from __future__ import annotations
 
 import threading
+import time
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -162,3 +163,27 @@ def test_pages_are_read_back_byte_for_byte_by_digest(store: EventStore) -> None:
 
     assert folds.pages("m-1", "zoom:c", ["d1", "d3", "d3", "missing"]) == dict([pages[1], pages[3]])
     assert folds.pages("m-1", "nnt:c", ["d1"]) == {}
+
+
+def test_a_job_waits_for_the_requests_in_flight_but_not_forever(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background thread runs a job once no request is in flight (``idle``), or after
+    ``YIELD`` seconds of them: a steady load delays its jobs, it does not starve them."""
+    writer, ran, busy = FoldStore(store), [], threading.Event()
+    writer.idle = lambda: not busy.is_set()
+    monkeypatch.setattr(stored_checkpoints, "YIELD", 30.0)
+    busy.set()
+    assert writer.submit(lambda: ran.append("after the request"))
+    time.sleep(0.1)
+    assert ran == []  # still waiting: the request is in flight
+    busy.clear()
+    writer.flush()
+    assert ran == ["after the request"]
+
+    monkeypatch.setattr(stored_checkpoints, "YIELD", 0.05)
+    busy.set()  # requests never end
+    assert writer.submit(lambda: ran.append("regardless"))
+    writer.flush()
+    assert ran == ["after the request", "regardless"]
+    writer.close()
