@@ -234,6 +234,14 @@ def test_the_first_read_after_a_restart_reads_only_the_events_after_the_stored_h
     assert 0 in seen  # the head no longer extends: the whole log was folded
 
 
+def two_past_moments(app: Any, api: Api) -> tuple[MatchService, list[tuple[datetime, Any]]]:
+    """The service of :func:`played_and_stored`, and two past game times of its match, each
+    with the full fold's state then (as known now)."""
+    service, t0 = played_and_stored(app, api)
+    moments = [t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)]
+    return service, [(at, full(service, api.match_id, at, None)) for at in moments]
+
+
 def test_a_read_into_the_past_after_a_restart_reads_the_head_and_the_tail_not_the_log(
     app: Any, api: Api, restart: Restart
 ) -> None:
@@ -241,12 +249,7 @@ def test_a_read_into_the_past_after_a_restart_reads_the_head_and_the_tail_not_th
     head's timeline index, the deepest stored checkpoint before that time and the events
     between (read by seq), equal to the full fold; the log is then read into memory in the
     background, and the next read answers from memory, equal again."""
-    service, t0 = played_and_stored(app, api)
-    at, later = t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)
-    want, want_later = (
-        full(service, api.match_id, at, None),
-        full(service, api.match_id, later, None),
-    )
+    service, [(at, want), (later, want_later)] = two_past_moments(app, api)
     restarted, seen = reads_after_restart(restart, service)
     FOUND.clear()
     got = rendered(restarted, api.match_id, at, Known())
@@ -309,12 +312,7 @@ def test_the_log_read_after_a_read_into_the_past_comes_in_parts_and_lets_request
     (``FoldStore.idle``); until the last part is in, the reads into the past still come from
     the stored head, equal to the full fold; then from memory, equal again."""
     monkeypatch.setattr(checkpoints, "READ_PART", 5)
-    service, t0 = played_and_stored(app, api)
-    at, later = t0 + timedelta(seconds=25), t0 + timedelta(seconds=28)
-    want, want_later = (
-        full(service, api.match_id, at, None),
-        full(service, api.match_id, later, None),
-    )
+    service, [(at, want), (later, want_later)] = two_past_moments(app, api)
     restarted, seen = reads_after_restart(restart, service)
     stored = restarted.checkpoints.stored
     assert stored is not None
