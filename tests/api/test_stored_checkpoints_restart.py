@@ -336,6 +336,26 @@ def test_the_log_read_after_a_read_into_the_past_comes_in_parts_and_lets_request
     assert seen == [] or min(seen) >= log
 
 
+def test_a_stored_checkpoint_decoded_for_one_read_serves_the_next_without_the_store(
+    app: Any, api: Api, restart: Restart
+) -> None:
+    """After a restart, reads at one past game time need the same stored checkpoint: the first
+    (from the stored head) reads and decodes it, the next (again from the head, then from
+    memory once the log is read) take the state decoded then (``FoldStore.decoded``), equal."""
+    service, [(at, want), _] = two_past_moments(app, api)
+    restarted = restart(service)
+    FOUND.clear()
+    assert rendered(restarted, api.match_id, at, Known()) == want
+    assert len(FOUND) == 1  # read and decoded once
+    assert rendered(restarted, api.match_id, at, Known()) == want
+    stored = restarted.checkpoints.stored
+    assert stored is not None
+    stored.flush()
+    assert restarted.checkpoints.holds(api.match_id)
+    assert rendered(restarted, api.match_id, at, Known()) == want  # from memory
+    assert len(FOUND) == 1, FOUND
+
+
 def test_a_whole_log_is_read_with_the_collector_paused_and_a_tail_is_not(
     app: Any, api: Api, restart: Restart
 ) -> None:
