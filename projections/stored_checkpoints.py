@@ -489,22 +489,30 @@ class StoredFolds:
         candidates = [(k, digest) for k, digest in candidates if k % self.folds.stride == 0]
         if not candidates:
             return None
-        deepest = (self.match_id, self.codec, *candidates[0])
-        state = self.folds.decoded(deepest)
-        if state is not None:  # the deepest one asked for, decoded lately: no better one
-            return candidates[0][0], candidates[0][1], state
+        k, digest = candidates[0]
+        state = self.folds.decoded((self.match_id, self.codec, k, digest))
+        if state is None:  # else the deepest one asked for, decoded lately: no better one
+            found = self._read(candidates)
+            if found is None:
+                return None
+            k, digest, state = found
+        with self._lock:
+            self._saved.add((k, digest))
+        return k, digest, state
+
+    def _read(self, candidates: Sequence[tuple[int, bytes]]) -> tuple[int, bytes, Any] | None:
+        """The deepest stored state among ``candidates``, read and decoded (and kept decoded);
+        None when none is stored or the store cannot be read (logged)."""
         try:
             found = self.folds.read(self.match_id, self.codec, candidates)
             if found is None:
                 return None
             k, digest, blob = found
             state = self.folds.load_state(self.match_id, self.codec, self.pager, blob, self.initial)
-            self.folds.keep_decoded((self.match_id, self.codec, k, digest), state)
         except Exception:
             log.warning("stored fold checkpoint unreadable (ignored)", exc_info=True)
             return None
-        with self._lock:
-            self._saved.add((k, digest))
+        self.folds.keep_decoded((self.match_id, self.codec, k, digest), state)
         return k, digest, state
 
     def save(self, k: int, digest: bytes, state: Any) -> None:
