@@ -451,19 +451,11 @@ class Checkpoints:
         def read() -> None:
             more = False
             try:
-                folds = self._folds(game, match)
-                after = folds.last_seq
-                with collector_paused:  # objects by the thousand
-                    part = self.store.read(
-                        match.match_id, after_seq=after, to_seq=after + READ_PART
-                    )
-                    folds.add(part)
-                more = len(part) == READ_PART
+                more = self._read_more(self._folds(game, match), match, READ_PART) == READ_PART
             finally:
                 if more:
                     self._read_part(game, match)
                 else:
-                    self._shrink()
                     with self._lock:
                         self._reading.discard(match.match_id)
 
@@ -482,10 +474,19 @@ class Checkpoints:
         nothing when those already read cover ``known``)."""
         folds = self._folds(game, match)
         if not folds.covers(known):
-            with collector_paused:  # a whole log, the first time: objects by the thousand
-                folds.add(self.store.read(match.match_id, after_seq=folds.last_seq))
-            self._shrink()
+            self._read_more(folds, match)
         return KnownLog(folds, folds.cutoff(known))
+
+    def _read_more(self, folds: MatchFolds, match: MatchRecord, limit: int | None = None) -> int:
+        """Read the match's events after those ``folds`` holds (``limit`` at most) into them;
+        how many were read."""
+        after = folds.last_seq
+        to_seq = None if limit is None else after + limit
+        with collector_paused:  # a whole log, the first time: objects by the thousand
+            events = self.store.read(match.match_id, after_seq=after, to_seq=to_seq)
+            folds.add(events)
+        self._shrink()
+        return len(events)
 
     def __contains__(self, match_id: object) -> bool:
         with self._lock:
