@@ -14,6 +14,8 @@ Figures (``--only``): http_pg, http_sqlite, state, growth, verify, streams, memo
 zombego, restart (the first read and the first command after a restart of the server).
 ``--quick`` shrinks every size (a smoke test, not a measurement). The ratio column is
 service / yardstick; the machine is shared and noisy, so read the ratios more than the numbers.
+A figure that fails is reported and the others still run; the run then ends with the list of
+failed figures and exit status 1.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
             sqlite_url=f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
         )
         rows: list[Row] = []
+        failed: list[str] = []
         for name in chosen:
             began = time.monotonic()
             print(f"[{name}] ...", file=sys.stderr, flush=True)
@@ -94,12 +97,15 @@ def main(argv: list[str] | None = None) -> int:
                 got = FIGURES[name](bench)
             except Exception as error:  # one broken figure never loses the others
                 print(f"[{name}] failed: {error!r}", file=sys.stderr, flush=True)
+                failed.append(f"{name}: {error!r}")
                 continue
             rows += got
             took = time.monotonic() - began
             print(f"[{name}] {took:.0f} s\n{render(got)}", file=sys.stderr, flush=True)
     print(render(rows))
-    return 0
+    if failed:  # said again under the table, and in the exit status
+        print("\n".join(["figures that failed (their rows are missing):", *failed]))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -107,8 +107,14 @@ def _rss_kb(pid: int) -> int:
 
 
 @contextmanager
-def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Server]:
-    """A real ``serve --workers N`` process on ``database_url`` until the block ends."""
+def serve(
+    database_url: str,
+    workers: int = 1,
+    poll: float = 2.0,
+    settings: Mapping[str, str] | None = None,
+) -> Iterator[Server]:
+    """A real ``serve --workers N`` process on ``database_url`` until the block ends;
+    ``settings``: more of its environment (``ADJUDICATOR_…`` variables)."""
     port = free_port()
     env = {
         **os.environ,
@@ -116,6 +122,7 @@ def serve(database_url: str, workers: int = 1, poll: float = 2.0) -> Iterator[Se
         "ADJUDICATOR_OPERATOR_TOKEN": OPERATOR,
         "ADJUDICATOR_LOG_LEVEL": "warning",
         "ADJUDICATOR_STREAM_POLL_SECONDS": str(poll),
+        **(settings or {}),
     }
     cmd = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     cmd += ["--workers", str(workers)] if workers > 1 else []
