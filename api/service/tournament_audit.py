@@ -34,7 +34,7 @@ from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
 from projections.collector import collector_paused
 from projections.tournament_results import MatchResults, RecordStreams, Result
-from projections.verify import Check, chain_check
+from projections.verify import Check, chain_check, counting
 from projections.views import Known
 
 FORMAT = "adjudicator-tournament/1"
@@ -110,7 +110,8 @@ def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Read
         return Check(
             name, False, "the recorded basis differs from the results then known", event.seq
         )
-    return Check(name, True, f"{len(recorded)} boards recomputed from the results then known")
+    boards = counting(len(recorded), "board")
+    return Check(name, True, f"{boards} recomputed from the results then known")
 
 
 def _pairs(pairings: Sequence[Any]) -> str:

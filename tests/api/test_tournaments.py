@@ -597,7 +597,10 @@ def test_an_elimination_bracket_runs_to_its_champion_and_verifies(
     assert table["finished"] and table["champion"] == "p1"
     assert table["bracket"] and table["crosstable"] is None
     assert {m["bracket"] for m in table["bracket"]} >= {"winners"}
-    assert org.get("/verify")["ok"]
+    report = org.get("/verify")
+    assert report["ok"]
+    final = [c for c in report["checks"] if c["name"].startswith("pairing")][-1]
+    assert final["detail"] == "1 board recomputed from the results then known"
 
 
 def test_two_pairings_at_once_create_one_round_of_matches(
