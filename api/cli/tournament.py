@@ -213,10 +213,16 @@ def standings_table(answer: dict[str, Any]) -> str:
     known = f", as known at {answer['known_at']}" if answer["known_at"] else ""
     stale = "".join(
         f"\nround {s['round']} was paired on a result since changed: "
-        + ", ".join(c["board"] for c in s["changed"])
+        + ", ".join(_board_name(c["board"]) for c in s["changed"])
         for s in answer["stale_pairings"]
     )
     return "\n".join(text) + f"\n({status}; at {answer['at']}{known}){stale}"
+
+
+def _board_name(key: str) -> str:
+    """``2.4`` (the answer's key of a board) as ``round 2 board 4``."""
+    number, _, board = key.partition(".")
+    return f"round {number} board {board}"
 
 
 def _verify(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
