@@ -1,5 +1,6 @@
-"""``adjudicator demo``: start a local server, play one game's demo match through its HTTP API,
-print what happened; with ``keep``, leave the server and its database for inspection.
+"""``adjudicator demo``: start a local server, play one game's demo match (or, with
+``tournament``, the README's tournament walkthrough: ``api.cli.demo_tournament``) through its
+HTTP API, print what happened; with ``keep``, leave the server and its database for inspection.
 
 The database is a SQLite file in a temporary directory unless a URL is given; ``keep`` keeps
 that directory (its path is printed) and serves on until interrupted (Ctrl-C).
@@ -35,6 +36,7 @@ class DemoOptions:
     database_url: str | None = None
     keep: bool = False
     port: int | None = None
+    tournament: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +166,16 @@ def serve_forever() -> None:
         print("stopped")
 
 
+def _tournament(base: str, url: str, operator: str) -> tuple[str, str]:
+    """The tournament walkthrough's text, and what to inspect it with."""
+    from api.cli import demo_tournament
+
+    with httpx.Client(base_url=base, timeout=30) as client:
+        walked = demo_tournament.TournamentScript(client, operator).walk()
+    text = f"tournament {walked.tournament_id} at {base}\n{walked.text}"
+    return text, demo_tournament.inspection(base, url, operator, walked)
+
+
 def run_demo(options: DemoOptions, wait: Callable[[], None] = serve_forever) -> int:
     """Play the demo of ``options.game``; with ``keep``, print how to inspect it and ``wait``."""
     logging.getLogger("uvicorn").setLevel(logging.WARNING)
@@ -172,12 +184,16 @@ def run_demo(options: DemoOptions, wait: Callable[[], None] = serve_forever) -> 
     operator = new_token("op")
     try:
         with running_server(url, operator, options.port) as base:
-            with httpx.Client(base_url=base, timeout=30) as client:
-                played = PLAYERS[options.game](client, operator, options)
-            print(f"match {played.match_id} at {base}")
-            print(played.text)
+            if options.tournament:
+                text, inspect = _tournament(base, url, operator)
+            else:
+                with httpx.Client(base_url=base, timeout=30) as client:
+                    played = PLAYERS[options.game](client, operator, options)
+                text = f"match {played.match_id} at {base}\n{played.text}"
+                inspect = inspection(base, url, operator, played)
+            print(text)
             if options.keep:
-                print(inspection(base, url, operator, played), flush=True)
+                print(inspect, flush=True)
                 wait()
     finally:
         if not options.keep or options.database_url:

@@ -155,7 +155,13 @@ def demo(args: argparse.Namespace) -> int:
     if args.database_url:
         _store_url(args)  # an unreachable database is named here, before any server starts
     options = DemoOptions(
-        args.game, args.rounds, args.seed, args.database_url, keep=args.keep, port=args.port
+        args.game,
+        args.rounds,
+        args.seed,
+        args.database_url,
+        keep=args.keep,
+        port=args.port,
+        tournament=args.tournament,
     )
     return run_demo(options)
 
@@ -164,6 +170,8 @@ def check_demo(args: argparse.Namespace) -> str | None:
     """What is wrong with the demo's options that argparse alone cannot see (None: nothing)."""
     from api.cli.demo_run import rounds_problem
 
+    if args.tournament and (args.game != "zoom" or args.rounds is not None):
+        return "--tournament plays the README's Zoom round robin: leave out --game and --rounds"
     return rounds_problem(args.game, args.rounds)
 
 
@@ -309,7 +317,9 @@ def _db_parsers(sub: Any) -> None:
 def _demo_parser(sub: Any) -> None:
     from api.cli.demo_run import DEFAULT_ROUNDS, GAMES, max_rounds
 
-    show = sub.add_parser("demo", help="play a whole match through the real HTTP API")
+    show = sub.add_parser(
+        "demo", help="play a whole match (or, --tournament, a tournament) through the real HTTP API"
+    )
     show.add_argument("--game", choices=GAMES, default="zoom")
     limits = ", ".join(f"{g} 1-{max_rounds(g)} (default {n})" for g, n in DEFAULT_ROUNDS.items())
     show.add_argument("--rounds", type=at_least(1), help=f"{limits}; zombego has no rounds")
@@ -321,6 +331,12 @@ def _demo_parser(sub: Any) -> None:
         help="keep the database and serve on until Ctrl-C, printing the match, tokens and URLs",
     )
     show.add_argument("--port", type=at_least(1, 65535), help="default: a free port")
+    show.add_argument(
+        "--tournament",
+        action="store_true",
+        help="the README's tournament walkthrough instead: an 8-player Zoom round robin and a"
+        " retroactive void that changes its champion",
+    )
     show.set_defaults(func=demo, check=check_demo, parser=show)
 
 

@@ -35,6 +35,15 @@ def test_demo_refuses_fewer_than_one_round(rounds: str, capsys: pytest.CaptureFi
     assert line == f"adjudicator demo: error: argument --rounds: must be at least 1, not {rounds}"
 
 
+@pytest.mark.parametrize("extra", [["--game", "zombego"], ["--rounds", "3"]])
+def test_the_tournament_demo_takes_no_game_nor_rounds(
+    extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = refused(["demo", "--tournament", *extra], capsys)
+    assert line.endswith("--tournament plays the README's Zoom round robin: leave out --game and"
+                         " --rounds")  # fmt: skip
+
+
 def test_demo_refuses_more_rounds_than_the_game_allows(capsys: pytest.CaptureFixture[str]) -> None:
     assert refused(["demo", "--rounds", "51"], capsys).endswith("zoom plays 1 to 50 rounds, not 51")
     line = refused(["demo", "--game", "no_not_that", "--rounds", "65"], capsys)
