@@ -362,3 +362,39 @@ def test_the_organizer_ends_an_event_early_by_the_form(server: str, contexts: An
     leader = httpx.get(f"{server}/tournaments/{tid}/standings").json()["rows"][0]["name"]
     assert leader in page.inner_text("#champion")
     assert page.errors == []
+
+
+def test_a_finished_knockout_says_in_words_what_changed_and_locks_the_organizer_s_acts(
+    server: str, contexts: Any
+) -> None:
+    """A 4-player knockout played to its champion, then a round-1 result changed by its host:
+    the note on the final, paired on the old result, names the board, its players and both
+    results in words (not the answer's JSON), and the organizer's acts, which the API would
+    refuse, are disabled with a note saying why."""
+    made, first = knockout_round_one(server, ["alpha", "alpha"])
+    tid, token = made["tournament_id"], made["organizer_token"]
+    organizer = {"Authorization": f"Bearer {token}"}
+    final = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
+    [board] = final["pairings"]
+    for match, winner in ((board, "alpha"), (first["pairings"][0], "beta")):
+        ruling = {"type": "declare_result", "winner": winner, "reason": "as ruled"}
+        host = {"Authorization": f"Bearer {match['tokens']['host']}"}
+        url = f"{server}/matches/{match['match_id']}/rulings"
+        assert httpx.post(url, json=ruling, headers=host).status_code == 201
+    names = {p["id"]: p["name"] for p in made["players"]}
+    one = first["pairings"][0]
+    first_name, second_name = names[one["first"]], names[one["second"]]
+
+    page = contexts()
+    page.goto(f"{server}/console/tournaments/{tid}#token={token}")
+    page.wait_for_selector("#stale-pairings li[data-round='2']")
+    note = page.inner_text("#stale-pairings li[data-round='2']")
+    assert note == (
+        f"Round 2 was paired when round 1, board 1 ({first_name} \u2013 {second_name}) stood at"
+        f" {first_name} wins (0\u20130); it is now {second_name} wins (0\u20130)."
+    )  # a points game: the game points as the rounds' table gives them (declared: 0-0)
+    assert "{" not in page.inner_text("#stale-pairings")
+    page.wait_for_selector("#organizer-finished:not([hidden])")
+    for control in ("#pair-round", "#forfeit-submit", "#withdraw-submit", "#conclude-submit"):
+        assert page.is_disabled(control), control
+    assert page.errors == []

@@ -10,6 +10,8 @@ import { gameName } from "./words.js";
 import { adoptOrganizer, organizerToken, savedLinks, tournamentApi as api } from "./tournament-api.js";
 
 const POLL_MS = 2000;
+/** The organizer's controls that have nothing to do once the tournament is finished. */
+const LOCKED_WHEN_FINISHED = ["pair-round", "forfeit-submit", "withdraw-submit", "conclude-submit"];
 const FORMATS = {
   round_robin: "round robin",
   double_round_robin: "double round robin",
@@ -210,8 +212,23 @@ class TournamentPage {
     if (!stale.length) return null;
     return h("div", { class: "changes", id: "stale-pairings" },
       h("p", {}, "Paired on results that have changed since (played rounds are never re-paired):"),
-      h("ul", {}, stale.map((r) => h("li", {}, `round ${r.round}: `,
-        r.changed.map((c) => `${c.board}: was ${JSON.stringify(c.then)}, now ${JSON.stringify(c.now)}`).join("; ")))));
+      h("ul", {}, stale.map((r) => h("li", { dataset: { round: r.round } }, `Round ${r.round} was paired when `,
+        r.changed.map((c) => this.changedBoard(c)).join("; "), "."))));
+  }
+
+  /** A board whose result changed after a later round was paired, in words: "round 2, board 4
+   * (Ada – Bo) stood at Bo wins (0–1); it is now Ada wins (1–1)". */
+  changedBoard(change) {
+    const names = this.names();
+    const [number, boardNumber] = change.board.split(".").map(Number);
+    const board = this.standings.rounds.find((r) => r.round === number)?.pairings
+      .find((b) => b.board === boardNumber);
+    if (!board) return `round ${number}, board ${boardNumber} has changed`;
+    const told = (result) => (result
+      ? describe({ ...board, result, drawn: false }, names, this.summary.settings.points_game) : "no result");
+    const who = `${names[board.first] || board.first} – ${names[board.second] || board.second}`;
+    return `round ${number}, board ${boardNumber} (${who}) stood at ${told(change.then)}; ` +
+      `it is now ${told(change.now)}`;
   }
 
   crosstable() {
@@ -366,9 +383,17 @@ class TournamentPage {
     h("div", { class: "field" }, h("label", { for: "conclude-reason" }, "Reason"), concludeReason),
     h("button", { type: "submit", id: "conclude-submit" }, "End the event"), concludeError);
 
-    replace(ui.organizer, h("h2", {}, "Organizer"),
+    ui.finishedNote = h("p", { class: "hint", id: "organizer-finished", hidden: true },
+      "The tournament is finished: no round is left to pair, no player to withdraw, no board to forfeit.");
+    replace(ui.organizer, h("h2", {}, "Organizer"), ui.finishedNote,
       h("div", { class: "controls" }, pair), pairError, pairDone,
       h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm));
+  }
+
+  /** Whether ``control`` has nothing left to do: every organizer's act once the tournament is
+   * finished (the API would refuse it). */
+  locked(control) {
+    return Boolean(this.standings?.finished) && LOCKED_WHEN_FINISHED.includes(control?.id);
   }
 
   /** Run an organizer's act: errors (the API's message) beside its control, then redraw. */
@@ -385,7 +410,7 @@ class TournamentPage {
         document.getElementById("acting").textContent = "Acting as: visitor (the organizer token was refused)";
       }
     } finally {
-      if (control) control.disabled = false;
+      if (control) control.disabled = this.locked(control);
     }
   }
 
@@ -404,6 +429,11 @@ class TournamentPage {
     const playing = this.summary.players.filter((p) => !(p.id in this.summary.withdrawn));
     keepChoice(ui.withdrawPlayer, playing.length ? playing.map((p) => [p.id, `${p.name} (${p.id})`])
       : [["", "nobody left"]]);
+    ui.finishedNote.hidden = !this.standings.finished;
+    for (const id of LOCKED_WHEN_FINISHED) {
+      const control = document.getElementById(id);
+      if (control) control.disabled = this.locked(control);
+    }
   }
 
   fillWinners() {
