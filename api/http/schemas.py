@@ -70,6 +70,17 @@ class MatchCreated(Answer):
     tokens: Tokens
 
 
+class PairedBy(Answer):
+    """The tournament that paired a match: the round, the board and the two players (the
+    first holds the first seat, ``seats[0]``; names at ``GET /tournaments/{id}``)."""
+
+    tournament_id: str
+    round: int
+    board: int
+    first: str | None = Field(description="the player id in the first seat")
+    second: str | None = Field(description="the player id in the second seat")
+
+
 class MatchSummary(Answer):
     """A match at a glance (``GET /matches``, ``GET /matches/{id}``)."""
 
@@ -85,6 +96,9 @@ class MatchSummary(Answer):
     seats: list[str]
     advantage: str | None
     last_seq: int
+    tournament: PairedBy | None = Field(
+        description="the tournament that paired this match (null: a match created on its own)"
+    )
 
 
 class Event(Answer):

@@ -34,6 +34,23 @@ def summary(service: MatchService, match: MatchRecord) -> dict[str, Any]:
         "seats": match.setup["seats"],
         "advantage": match.setup.get("advantage"),
         "last_seq": match.last_seq,
+        "tournament": paired_by(match),
+    }
+
+
+def paired_by(match: MatchRecord) -> dict[str, Any] | None:
+    """The tournament that paired the match (its setup's ``tournament``, recorded in its
+    ``match.created``): the tournament's id, the round, the board and the two players' ids
+    (the first holds the first seat); None for a match created on its own."""
+    paired = match.setup.get("tournament")
+    if not isinstance(paired, dict):
+        return None
+    return {
+        "tournament_id": paired.get("id"),
+        "round": paired.get("round"),
+        "board": paired.get("board"),
+        "first": paired.get("first"),
+        "second": paired.get("second"),
     }
 
 

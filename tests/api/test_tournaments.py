@@ -161,6 +161,12 @@ def test_a_round_creates_ordinary_matches_with_every_role_token_and_link(
         assert (match["game"], match["seats"], match["advantage"]) == (
             "zoom", ["alpha", "beta"], "alpha",
         )  # fmt: skip
+        assert match["tournament"] == {
+            "tournament_id": org.id, "round": 1, "board": board["board"],
+            "first": board["first"], "second": board["second"],
+        }  # fmt: skip
+        listed = api.client.get("/matches", params={"limit": 50}).json()
+        assert next(m for m in listed if m["match_id"] == board["match_id"]) == match
         created = api.client.get(f"/matches/{board['match_id']}/events").json()[0]
         assert created["type"] == "match.created"
         assert created["payload"]["tournament"] == {
@@ -172,6 +178,11 @@ def test_a_round_creates_ordinary_matches_with_every_role_token_and_link(
         assert board["links"]["alpha"].startswith(f"/console/matches/{board['match_id']}#role=seat")
     players = sorted(p for b in paired["pairings"] for p in (b["first"], b["second"]))
     assert players == ["p1", "p2", "p3", "p4"]
+
+
+def test_a_match_created_on_its_own_names_no_tournament(api: Api) -> None:
+    made = api.create(config={"rounds": 1})
+    assert api.client.get(f"/matches/{made['match_id']}").json()["tournament"] is None
 
 
 def test_the_next_round_waits_for_every_result(api: Api, org: Organizer) -> None:
