@@ -398,3 +398,36 @@ def test_a_finished_knockout_says_in_words_what_changed_and_locks_the_organizer_
     for control in ("#pair-round", "#forfeit-submit", "#withdraw-submit", "#conclude-submit"):
         assert page.is_disabled(control), control
     assert page.errors == []
+
+
+def test_a_tournament_s_match_page_names_its_players_and_links_the_tournament(
+    server: str, contexts: Any
+) -> None:
+    """A knockout board's match page: the title names the two players with their seats (the
+    pairing's first in the first seat), and a line links the tournament's page with the round
+    and board; a match created on its own keeps its seats' names and has no such line."""
+    made, paired = knockout_round_one(server, ["alpha", "beta"])
+    names = {p["id"]: p["name"] for p in made["players"]}
+    board = paired["pairings"][1]
+    page = contexts()
+    page.goto(f"{server}/console/matches/{board['match_id']}#role=spectator")
+    page.wait_for_selector("#paired-by")
+    first = page.inner_text(".match-title .seat-name[data-seat='alpha']")
+    second = page.inner_text(".match-title .seat-name[data-seat='beta']")
+    assert (first, second) == (
+        f"{names[board['first']]} (alpha)",
+        f"{names[board['second']]} (beta)",
+    )
+    assert page.inner_text("#paired-by") == "Knockout \u00b7 round 1, board 2"
+    page.click("#paired-by a")
+    page.wait_for_selector("#tournament-name:has-text('Knockout')")
+    assert page.url == f"{server}/console/tournaments/{made['tournament_id']}"
+
+    headers = {"Authorization": f"Bearer {OPERATOR}"}
+    body = {"game": "zoom", "seats": ["alpha", "beta"], "config": CONFIG}
+    alone = httpx.post(f"{server}/matches", json=body, headers=headers).json()["match_id"]
+    page.goto(f"{server}/console/matches/{alone}#role=spectator")
+    page.wait_for_selector(".match-title .seat-name[data-seat='beta']")
+    assert page.inner_text(".match-title") == "Zoom: alpha vs beta"
+    assert page.query_selector("#paired-by") is None
+    assert page.errors == []

@@ -13,6 +13,7 @@ import { renderTranscript } from "./transcript.js";
 import { renderZoom } from "./zoom.js";
 import { renderZombego } from "./zombego.js";
 import { renderNnt } from "./nnt.js";
+import { tournamentApi } from "./tournament-api.js";
 
 const RENDERERS = { zoom: renderZoom, zombego: renderZombego, no_not_that: renderNnt };
 
@@ -44,9 +45,33 @@ function cannotOpen(main, id, error) {
     h("p", {}, h("a", { href: "/" }, "Back to the match list")));
 }
 
-/** "alpha vs beta", each seat's name in its colour. */
-function seatsVs(seats) {
-  return seats.flatMap((seat, i) => [i ? " vs " : null, h("span", { class: `seat-name ${seatClass(seats, seat)}` }, seat)]);
+/** "alpha vs beta", each seat's name in its colour; in a tournament's match, "Ada (alpha) vs Bo
+ * (beta)": ``players`` maps a seat to its player's name. */
+function seatsVs(seats, players = {}) {
+  return seats.flatMap((seat, i) => [i ? " vs " : null,
+    h("span", { class: `seat-name ${seatClass(seats, seat)}`, dataset: { seat } }, players[seat] || seat,
+      players[seat] ? h("small", { class: "seat-of" }, ` (${seat})`) : null)]);
+}
+
+/** A tournament's match: its players' names by seat (the pairing's first holds the first seat)
+ * and a line linking the tournament's page ("Zoom Winter Cup · round 2, board 4"); nothing
+ * for a match created on its own, or when the tournament cannot be read. */
+async function pairedBy(match) {
+  const paired = match.tournament;
+  if (!paired) return { players: {}, line: null };
+  let tournament = null;
+  try {
+    tournament = await tournamentApi.summary(paired.tournament_id);
+  } catch {
+    return { players: {}, line: null };
+  }
+  const names = Object.fromEntries(tournament.players.map((p) => [p.id, p.name]));
+  const [first, second] = match.seats;
+  const players = { [first]: names[paired.first], [second]: names[paired.second] };
+  const line = h("p", { class: "meta", id: "paired-by" },
+    h("a", { href: `/console/tournaments/${encodeURIComponent(paired.tournament_id)}` }, tournament.name),
+    ` · round ${paired.round}, board ${paired.board}`);
+  return { players, line };
 }
 
 /** A token the service refuses (401: unknown or malformed; 403: another match's). */
@@ -61,6 +86,7 @@ class MatchPage {
 
   async start() {
     this.match = await api.match(this.id);
+    const paired = await pairedBy(this.match);
     this.lastSeq = this.match.last_seq;
     const ui = this.ui;
     ui.status = h("span", { id: "live-status", class: "live" }, "connecting…");
@@ -72,7 +98,9 @@ class MatchPage {
     ui.audit = h("section", { id: "audit" });
     ui.transcript = h("section", { id: "transcript", "aria-label": "referee from a chat export" });
     replace(this.main,
-      h("h1", { class: `match-title game-${this.match.game}` }, `${gameName(this.match.game)}: `, seatsVs(this.match.seats)),
+      h("h1", { class: `match-title game-${this.match.game}` }, `${gameName(this.match.game)}: `,
+        seatsVs(this.match.seats, paired.players)),
+      paired.line,
       h("p", { class: "meta" }, `match ${this.id} · `, ui.status),
       ui.error, ui.banner, ui.board, ui.travel, ui.host, this.isHost ? ui.transcript : null, ui.audit);
     this.travel = new TimeTravel(this, ui.travel);
