@@ -419,6 +419,8 @@ def test_a_tournament_s_match_page_names_its_players_and_links_the_tournament(
         f"{names[board['second']]} (beta)",
     )
     assert page.inner_text("#paired-by") == "Knockout \u00b7 round 1, board 2"
+    page.wait_for_selector("#result")
+    assert page.inner_text("#result").startswith(f"Result: {names[board['second']]} (beta) wins")
     page.click("#paired-by a")
     page.wait_for_selector("#tournament-name:has-text('Knockout')")
     assert page.url == f"{server}/console/tournaments/{made['tournament_id']}"

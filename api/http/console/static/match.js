@@ -87,6 +87,7 @@ class MatchPage {
   async start() {
     this.match = await api.match(this.id);
     const paired = await pairedBy(this.match);
+    this.players = paired.players; // seat -> player's name, in a tournament's match
     this.lastSeq = this.match.last_seq;
     const ui = this.ui;
     ui.status = h("span", { id: "live-status", class: "live" }, "connecting…");
@@ -111,6 +112,13 @@ class MatchPage {
     else this.stop = follow(this.id, this.lastSeq, (e) => this.onEvent(e),
       (s) => (s === "refused" ? this.refuse() : this.onStatus(s)));
     setInterval(() => this.tick(), 250);
+  }
+
+  /** ``result`` with its winning seat named by its player in a tournament's match ("Ada
+   * (alpha)"), as it is otherwise. */
+  named(result) {
+    const player = result?.winner && this.players[result.winner];
+    return player ? { ...result, winner: `${player} (${result.winner})` } : result;
   }
 
   /** The server's "now", from the state's `at` when it was fetched (no trust in our clock). */
@@ -171,7 +179,7 @@ class MatchPage {
     const live = this.travel.isLive();
     replace(this.ui.banner,
       state.state.result ? h("p", { class: "result", id: "result" },
-        `Result: ${describeResult(state.state.result)}`) : null,
+        `Result: ${describeResult(this.named(state.state.result))}`) : null,
       this.match.status === "closed" ? h("p", { class: "closed" }, "This match is closed.") : null,
       live ? null : h("p", { class: "past" }, this.travel.describe()));
     const render = RENDERERS[this.match.game];
