@@ -155,7 +155,7 @@ def play_board(server: str, links: dict[str, str], contexts: Any) -> None:
     alpha.click(f"#grid [data-cell={cell}]")
     alpha.click("#buzz")
     for page in (host, alpha, beta):
-        page.wait_for_selector("#result:has-text('alpha wins')", timeout=LIVE_MS)
+        page.wait_for_selector("#result:has-text('(alpha) wins')", timeout=LIVE_MS)  # "Ann (alpha)"
     host.on("dialog", lambda dialog: dialog.accept())
     host.click("#close-match")
     host.wait_for_selector(".closed")
@@ -432,4 +432,36 @@ def test_a_tournament_s_match_page_names_its_players_and_links_the_tournament(
     page.wait_for_selector(".match-title .seat-name[data-seat='beta']")
     assert page.inner_text(".match-title") == "Zoom: alpha vs beta"
     assert page.query_selector("#paired-by") is None
+    assert page.errors == []
+
+
+def test_the_match_list_names_a_tournament_s_players_and_finds_them(
+    server: str, contexts: Any
+) -> None:
+    """The start page's list: a tournament's match shows its players by seat, the winner by
+    name, and a link to its tournament with the round and board; the search finds it by a
+    player's name."""
+    made, paired = knockout_round_one(server, ["alpha", "beta"])
+    names = {p["id"]: p["name"] for p in made["players"]}
+    board = paired["pairings"][1]
+    page = contexts()
+    page.goto(f"{server}/")
+    row = f"#matches tr[data-match='{board['match_id']}']"
+    page.wait_for_selector(f"{row} .paired")
+    seats = page.inner_text(f"{row} td.seats").splitlines()
+    assert seats == [
+        f"{names[board['first']]} vs {names[board['second']]}",
+        "Knockout, round 1, board 2",
+    ]
+    page.wait_for_selector(f"{row} .result-cell:has-text('wins')")
+    assert page.inner_text(f"{row} .result-cell").startswith(f"{names[board['second']]} wins")
+    href = page.get_attribute(f"{row} .paired a", "href")
+    assert href == f"/console/tournaments/{made['tournament_id']}"
+    page.fill("#match-search", names[board["second"]].lower())  # other tests' Knockouts too
+    page.wait_for_function(
+        "[...document.querySelectorAll('#matches tbody td.seats')].every((td) =>"
+        f" td.textContent.includes({names[board['second']]!r}))",
+        timeout=LIVE_MS,
+    )
+    assert page.locator(row).count() == 1
     assert page.errors == []

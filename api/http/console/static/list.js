@@ -8,6 +8,7 @@ import { schemaForm } from "./form.js";
 import { gameName, resultText } from "./words.js";
 import { gridView, sampleGrid } from "./zoomgrid.js";
 import { tournamentSection } from "./tournament.js";
+import { tournamentApi } from "./tournament-api.js";
 
 const EXAMPLES = {
   no_not_that: {
@@ -45,7 +46,7 @@ function filterBar(games, reload, search) {
   const status = h("select", { id: "filter-status", name: "status", onchange: reload },
     ["", "open", "finished", "closed"].map((s) => h("option", { value: s }, s || "any status")));
   const query = h("input", { id: "match-search", type: "search", name: "q", oninput: search,
-    placeholder: "id, seat or game", autocomplete: "off" });
+    placeholder: "id, seat, player or game", autocomplete: "off" });
   return h("form", { class: "filters", role: "search", onsubmit: (e) => e.preventDefault() },
     h("label", {}, "Game ", game), h("label", {}, "Status ", status),
     h("label", { for: "match-search" }, "Search "), query);
@@ -61,16 +62,40 @@ async function loadMatches(table, filters) {
   const status = filters.querySelector("#filter-status").value;
   const mine = ++asked;
   const rows = (await api.matches({ game, status })).filter((m) => !status || m.status === status);
+  const tournaments = await tournamentsOf(rows);
   if (mine !== asked) return;
-  loaded.set(table, rows);
+  loaded.set(table, rows.map((m) => withPlayers(m, tournaments)));
   showRows(table, filters);
 }
 
-/** The search: an id prefix, a seat's name or a game's name (either spelling), any case. */
+/** The tournaments that paired the listed matches (at most ``TOURNAMENTS_READ`` of them, each
+ * read once): id -> {name, players: id -> name}; one that cannot be read is left out. */
+const TOURNAMENTS_READ = 20;
+async function tournamentsOf(rows) {
+  const ids = [...new Set(rows.map((m) => m.tournament?.tournament_id).filter(Boolean))];
+  const read = await Promise.all(ids.slice(0, TOURNAMENTS_READ).map((id) =>
+    tournamentApi.summary(id).then((t) => [id, t], () => [id, null])));
+  return Object.fromEntries(read.filter(([, t]) => t).map(([id, t]) =>
+    [id, { name: t.name, players: Object.fromEntries(t.players.map((p) => [p.id, p.name])) }]));
+}
+
+/** A tournament's match with its players' names by seat (``players``) and its tournament's
+ * name, round and board (``paired``); any other match as it is. */
+function withPlayers(m, tournaments) {
+  const found = m.tournament && tournaments[m.tournament.tournament_id];
+  if (!found) return m;
+  const [first, second] = m.seats;
+  const players = { [first]: found.players[m.tournament.first], [second]: found.players[m.tournament.second] };
+  return { ...m, players, paired: { ...m.tournament, name: found.name } };
+}
+
+/** The search: an id prefix, a seat's name, a tournament match's player or tournament, or a
+ * game's name (either spelling), any case. */
 export function matchesQuery(m, query) {
   const q = query.trim().toLowerCase();
   if (!q) return true;
-  const names = [...m.seats, m.game, gameName(m.game)].map((s) => s.toLowerCase());
+  const names = [...m.seats, m.game, gameName(m.game), ...Object.values(m.players || {}),
+    m.paired?.name || ""].filter(Boolean).map((s) => s.toLowerCase());
   return m.match_id.toLowerCase().startsWith(q) || names.some((s) => s.includes(q));
 }
 
@@ -135,7 +160,10 @@ function matchRow(m) {
     () => replace(badge, "?"));
   return h("tr", { dataset: { match: m.match_id } },
     h("td", {}, gameName(m.game)),
-    h("td", {}, m.seats.join(" vs ")),
+    h("td", { class: "seats" }, m.seats.map((seat) => m.players?.[seat] || seat).join(" vs "),
+      m.paired ? h("small", { class: "hint paired" },
+        h("a", { href: `/console/tournaments/${encodeURIComponent(m.paired.tournament_id)}` }, m.paired.name),
+        `, round ${m.paired.round}, board ${m.paired.board}`) : null),
     h("td", {}, m.status),
     result,
     badge,
@@ -146,7 +174,8 @@ function matchRow(m) {
 
 async function fillResult(m, cell) {
   const result = "result" in m ? m.result : (await api.state(m.match_id)).state.result;
-  replace(cell, describeResult(result));
+  const player = result?.winner && m.players?.[result.winner];
+  replace(cell, describeResult(player ? { ...result, winner: player } : result));
 }
 
 export function describeResult(result) {
