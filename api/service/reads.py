@@ -41,17 +41,24 @@ def summary(service: MatchService, match: MatchRecord) -> dict[str, Any]:
 def paired_by(match: MatchRecord) -> dict[str, Any] | None:
     """The tournament that paired the match (its setup's ``tournament``, recorded in its
     ``match.created``): the tournament's id, the round, the board and the two players' ids
-    (the first holds the first seat); None for a match created on its own."""
+    (the first holds the first seat); None for a match created on its own, and for one whose
+    setup says it otherwise than this service writes it (an imported record may say
+    anything)."""
     paired = match.setup.get("tournament")
     if not isinstance(paired, dict):
         return None
-    return {
+    found = {
         "tournament_id": paired.get("id"),
         "round": paired.get("round"),
         "board": paired.get("board"),
         "first": paired.get("first"),
         "second": paired.get("second"),
     }
+    kinds: dict[str, tuple[type, ...]] = {"tournament_id": (str,), "round": (int,)}
+    kinds |= {"board": (int,), "first": (str, type(None)), "second": (str, type(None))}
+    if any(type(found[key]) not in allowed for key, allowed in kinds.items()):
+        return None
+    return found
 
 
 def match_summary(service: MatchService, match_id: str) -> dict[str, Any]:
