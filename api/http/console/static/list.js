@@ -8,7 +8,7 @@ import { schemaForm } from "./form.js";
 import { gameName, resultText } from "./words.js";
 import { gridView, sampleGrid } from "./zoomgrid.js";
 import { tournamentSection } from "./tournament.js";
-import { tournamentApi } from "./tournament-api.js";
+import { playerNames, seatPlayers, tournamentApi, tournamentPage } from "./tournament-api.js";
 
 const EXAMPLES = {
   no_not_that: {
@@ -76,7 +76,7 @@ async function tournamentsOf(rows) {
   const read = await Promise.all(ids.slice(0, TOURNAMENTS_READ).map((id) =>
     tournamentApi.summary(id).then((t) => [id, t], () => [id, null])));
   return Object.fromEntries(read.filter(([, t]) => t).map(([id, t]) =>
-    [id, { name: t.name, players: Object.fromEntries(t.players.map((p) => [p.id, p.name])) }]));
+    [id, { name: t.name, players: playerNames(t) }]));
 }
 
 /** A tournament's match with its players' names by seat (``players``) and its tournament's
@@ -84,9 +84,7 @@ async function tournamentsOf(rows) {
 function withPlayers(m, tournaments) {
   const found = m.tournament && tournaments[m.tournament.tournament_id];
   if (!found) return m;
-  const [first, second] = m.seats;
-  const players = { [first]: found.players[m.tournament.first], [second]: found.players[m.tournament.second] };
-  return { ...m, players, paired: { ...m.tournament, name: found.name } };
+  return { ...m, players: seatPlayers(m, found.players), paired: { ...m.tournament, name: found.name } };
 }
 
 /** The search: an id prefix, a seat's name, a tournament match's player or tournament, or a
@@ -162,7 +160,7 @@ function matchRow(m) {
     h("td", {}, gameName(m.game)),
     h("td", { class: "seats" }, m.seats.map((seat) => m.players?.[seat] || seat).join(" vs "),
       m.paired ? h("small", { class: "hint paired" },
-        h("a", { href: `/console/tournaments/${encodeURIComponent(m.paired.tournament_id)}` }, m.paired.name),
+        h("a", { href: tournamentPage(m.paired.tournament_id) }, m.paired.name),
         `, round ${m.paired.round}, board ${m.paired.board}`) : null),
     h("td", {}, m.status),
     result,

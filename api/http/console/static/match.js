@@ -13,7 +13,7 @@ import { renderTranscript } from "./transcript.js";
 import { renderZoom } from "./zoom.js";
 import { renderZombego } from "./zombego.js";
 import { renderNnt } from "./nnt.js";
-import { tournamentApi } from "./tournament-api.js";
+import { playerNames, seatPlayers, tournamentApi, tournamentPage } from "./tournament-api.js";
 
 const RENDERERS = { zoom: renderZoom, zombego: renderZombego, no_not_that: renderNnt };
 
@@ -65,11 +65,9 @@ async function pairedBy(match) {
   } catch {
     return { players: {}, line: null };
   }
-  const names = Object.fromEntries(tournament.players.map((p) => [p.id, p.name]));
-  const [first, second] = match.seats;
-  const players = { [first]: names[paired.first], [second]: names[paired.second] };
+  const players = seatPlayers(match, playerNames(tournament));
   const line = h("p", { class: "meta", id: "paired-by" },
-    h("a", { href: `/console/tournaments/${encodeURIComponent(paired.tournament_id)}` }, tournament.name),
+    h("a", { href: tournamentPage(paired.tournament_id) }, tournament.name),
     ` · round ${paired.round}, board ${paired.board}`);
   return { players, line };
 }

@@ -45,6 +45,20 @@ function saveLinks(id, paired) {
 
 const path = (id, rest = "") => `/tournaments/${encodeURIComponent(id)}${rest}`;
 
+/** The console's page of a tournament. */
+export const tournamentPage = (id) => `/console${path(id)}`;
+
+/** A tournament's player id -> name (from its summary, ``GET /tournaments/{id}``). */
+export const playerNames = (tournament) =>
+  Object.fromEntries(tournament.players.map((p) => [p.id, p.name]));
+
+/** A tournament's match: seat -> its player's name (``match.tournament`` names the pairing's
+ * players; the first holds the first seat). */
+export function seatPlayers(match, names) {
+  const [first, second] = match.seats;
+  return { [first]: names[match.tournament.first], [second]: names[match.tournament.second] };
+}
+
 export const tournamentApi = {
   list: () => call("GET", "/tournaments"),
   summary: (id) => call("GET", path(id)),

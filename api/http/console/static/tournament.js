@@ -7,7 +7,9 @@
 
 import { h, replace, showError } from "./dom.js";
 import { gameName } from "./words.js";
-import { adoptOrganizer, organizerToken, savedLinks, tournamentApi as api } from "./tournament-api.js";
+import {
+  adoptOrganizer, organizerToken, playerNames, savedLinks, tournamentApi as api, tournamentPage,
+} from "./tournament-api.js";
 
 const POLL_MS = 2000;
 /** The organizer's controls that have nothing to do once the tournament is finished. */
@@ -54,7 +56,7 @@ export function tournamentSection() {
   api.list().then(
     (rows) => replace(list, rows.length ? h("ul", { class: "tournament-list" }, rows.map((t) =>
       h("li", { dataset: { tournament: t.tournament_id } },
-        h("a", { href: `/console/tournaments/${encodeURIComponent(t.tournament_id)}` }, t.name),
+        h("a", { href: tournamentPage(t.tournament_id) }, t.name),
         ` · ${gameName(t.game)}`))) : h("p", {}, "No tournaments yet.")),
     (error) => replace(list, h("p", { class: "error", role: "alert" }, `${error.code || "error"}: ${error.message}`)));
   return h("section", { class: "tournaments" }, h("h2", {}, "Tournaments"), list);
@@ -71,7 +73,7 @@ class TournamentPage {
   }
 
   names() {
-    return Object.fromEntries(this.summary.players.map((p) => [p.id, p.name]));
+    return playerNames(this.summary);
   }
 
   async start() {
