@@ -77,16 +77,17 @@ class ZoomScript(HostEntry):
             seat = "alpha" if (i + number) % 3 else "beta"
             answer = find(current["grid"], current["targets"][label])
             if i == 1:  # a wrong buzz first: the seat is locked out, the other seat takes it
-                self.post(self._buzz(seat, label, "a1" if answer != "a1" else "b1"), after=4)
+                self.post(buzz(seat, label, "a1" if answer != "a1" else "b1"), after=4)
                 seat = "beta" if seat == "alpha" else "alpha"
             if number % 4 == 0 and i == len(labels) - 1:
                 self.wait(125)  # nobody finds it: the round clock ends it
                 return
-            self.post(self._buzz(seat, label, answer), after=7)
+            self.post(buzz(seat, label, answer), after=7)
 
-    @staticmethod
-    def _buzz(seat: str, label: str, cell: str) -> dict[str, Any]:
-        return {"type": "buzz", "seat": seat, "pairs": [{"target": label, "at": cell}]}
+
+def buzz(seat: str, label: str, cell: str) -> dict[str, Any]:
+    """A Zoom buzz command: ``seat`` says target ``label`` is at ``cell``."""
+    return {"type": "buzz", "seat": seat, "pairs": [{"target": label, "at": cell}]}
 
 
 def result_table(state: dict[str, Any]) -> str:

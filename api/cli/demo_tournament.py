@@ -15,20 +15,21 @@ the pairing's first, wins the tie and the tournament.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 
-from api.cli.entering import auth, ok
+from api.cli.demo import buzz
+from api.cli.entering import HostEntry, auth, ok
 from api.cli.tournament import describe, standings_table
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 GRID = ["RGBRGB", "GBRGBR", "BRGYYY", "KKKWRG"]
 TARGETS = {"A": ["YYY"], "B": ["KKK"], "C": ["W"], "D": ["RG"]}
 CONFIG = {"rounds": 1, "supplied_rounds": {"1": {"grid": GRID, "targets": TARGETS}}}
-ADA, BO = "p1", "p2"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,8 @@ class TournamentScript:
         self.tournament_id = self.organizer = ""
         self.decisive: dict[str, Any] = {}
         self.wrong_buzz = 0  # the seq of Ada's buzz at a1, once played
+        self.names: dict[str, str] = {}  # player id -> name, as the creation answered
+        self.ada = self.bo = ""  # Ada's and Bo's player ids
         self.lines: list[str] = []
 
     def walk(self) -> Walked:
@@ -94,6 +97,9 @@ class TournamentScript:
         }
         made = ok(self.client.post("/tournaments", json=body, headers=auth(self.operator)))
         self.tournament_id, self.organizer = made["tournament_id"], made["organizer_token"]
+        self.names = {p["id"]: p["name"] for p in made["players"]}
+        ids = {name: pid for pid, name in self.names.items()}
+        self.ada, self.bo = ids["Ada"], ids["Bo"]
         self.say(
             f"Tournament demo: {made['name']}, an 8-player Zoom round robin (Berger tables,"
             " 7 rounds, 28 matches), tie-break Sonneborn-Berger"
@@ -107,7 +113,7 @@ class TournamentScript:
         games, notes = [], []
         for board in paired["pairings"]:
             pair = {board["first"], board["second"]}
-            if pair == {ADA, BO}:
+            if pair == {self.ada, self.bo}:
                 self.decisive = board
                 winner = self.play_the_decisive_match(board)
                 notes.append(
@@ -117,7 +123,8 @@ class TournamentScript:
                     " it)"
                 )
             else:
-                winner = ADA if ADA in pair else BO if BO in pair else board["first"]
+                ada, bo = self.ada, self.bo
+                winner = ada if ada in pair else bo if bo in pair else board["first"]
                 self.declare(board, winner)
             games.append(f"{self.name(board['first'])}-{self.name(board['second'])} "
                          f"{'1-0' if winner == board['first'] else '0-1'}")  # fmt: skip
@@ -126,21 +133,16 @@ class TournamentScript:
     def play_the_decisive_match(self, board: dict[str, Any]) -> str:
         """Ada v Bo, entered by its host from the channel's posts with their game times (an
         hour ago, so the round clock has long run out): Bo wins 1-0. Returns the winner."""
-        url, host = f"/matches/{board['match_id']}/commands", auth(board["tokens"]["host"])
-        at = datetime.now(UTC) - timedelta(hours=1)
+        match_id, host = board["match_id"], board["tokens"]["host"]
+        start = datetime.now(UTC) - timedelta(hours=1)
+        entry = HostEntry.of_match(self.client, match_id, host, start)
         seat = {board["first"]: "alpha", board["second"]: "beta"}
-        posts = [
-            (0, {"type": "start_round"}),
-            (5, _buzz(seat[BO], "C", "d4")),
-            (10, _buzz(seat[ADA], "A", "a1")),
-            (15, _buzz(seat[ADA], "A", "d3")),
-        ]
-        seqs = []
-        for seconds, command in posts:
-            body = {**command, "occurred_at": (at + timedelta(seconds=seconds)).isoformat()}
-            seqs.append(ok(self.client.post(url, json=body, headers=host))["events"][0]["seq"])
-        self.wrong_buzz = seqs[2]  # the buzz at a1, which the host will void
-        state = ok(self.client.get(f"/matches/{board['match_id']}/state", headers=host))["state"]
+        entry.post({"type": "start_round"}, after=0)
+        entry.post(buzz(seat[self.bo], "C", "d4"), after=5)
+        wrong = entry.post(buzz(seat[self.ada], "A", "a1"), after=5)
+        entry.post(buzz(seat[self.ada], "A", "d3"), after=5)
+        self.wrong_buzz = wrong["events"][0]["seq"]  # the buzz the host will void
+        state = ok(self.client.get(f"/matches/{match_id}/state", headers=auth(host)))["state"]
         winner: str = {"alpha": board["first"], "beta": board["second"]}[state["result"]["winner"]]
         return winner
 
@@ -191,9 +193,8 @@ class TournamentScript:
     def get(self, path: str, **params: str) -> dict[str, Any]:
         return ok(self.client.get(f"/tournaments/{self.tournament_id}{path}", params=params))
 
-    @staticmethod
-    def name(player: str | None) -> str:
-        return "nobody" if player is None else PLAYERS[int(player[1:]) - 1]
+    def name(self, player: str | None) -> str:
+        return "nobody" if player is None else self.names.get(player, player)
 
 
 def verdict(report: dict[str, Any]) -> str:
@@ -201,16 +202,9 @@ def verdict(report: dict[str, Any]) -> str:
     fails)."""
     if not report["ok"]:
         return describe(report)
-    kinds: dict[str, int] = {}
-    for check in report["checks"]:
-        kind = check["name"].split(" ")[0]
-        kinds[kind] = kinds.get(kind, 0) + 1
+    kinds = Counter(check["name"].split(" ")[0] for check in report["checks"])
     counted = ", ".join(f"{kind} {count}" for kind, count in kinds.items())
     return f"Verify: every check passes ({counted}): tournament {report['tournament_id']}"
-
-
-def _buzz(seat: str, target: str, cell: str) -> dict[str, Any]:
-    return {"type": "buzz", "seat": seat, "pairs": [{"target": target, "at": cell}]}
 
 
 def inspection(base: str, url: str, operator: str, walked: Walked) -> str:

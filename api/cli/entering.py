@@ -30,6 +30,14 @@ class HostEntry:
         self.match_id = ""
         self.host = ""
 
+    @classmethod
+    def of_match(cls, client: httpx.Client, match_id: str, host: str, start: datetime) -> HostEntry:
+        """The host of a match created elsewhere (a tournament's pairing), posting from
+        ``start``."""
+        entry = cls(client, "", start)
+        entry.match_id, entry.host = match_id, host
+        return entry
+
     def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
         made = ok(self.client.post("/matches", json=body, headers=auth(self.operator)))
         self.match_id, self.host = made["match_id"], made["tokens"]["host"]
