@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError
 
 from events import EventStore, NewEvent, VersionConflict, verify_chain
 from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
-from tests.store.support import GAME_TIME, ManualClock
+from tests.store.support import GAME_TIME, ManualClock, event, new_match
 
 
 def _event(n: int) -> NewEvent:
@@ -112,3 +112,26 @@ def test_two_writers_racing_on_one_seq_record_one_batch(store: EventStore) -> No
     assert sorted(outcomes) == ["conflict", "recorded"]
     stream = tournaments.read(tid)
     assert [e.seq for e in stream] == [1, 2] and verify_chain(stream).ok
+
+
+def test_known_heads_name_each_match_s_last_seq_now_and_as_of_a_record_time(
+    store: EventStore, clock: ManualClock
+) -> None:
+    """The heads a tournament's standings read: now, each match's last seq (its row's, kept
+    with every append); as of a record time, the last seq recorded by then; a match with
+    nothing recorded by then, an unknown one and an unstorable id are left out."""
+    tournaments = TournamentStore(store)
+    short, long, empty = new_match(store), new_match(store), new_match(store)
+    store.append(short, 0, [event(1)])
+    store.append(long, 0, [event(1), event(2)])
+    middle = clock.now
+    clock.advance(1)
+    store.append(long, 2, [event(3)])
+    ids = [short, long, empty, "unknown", "nul\x00"]
+
+    assert tournaments.known_heads(ids) == {short: 1, long: 3}
+    assert tournaments.known_heads(ids, middle) == {short: 1, long: 2}
+    assert tournaments.known_heads(ids, GAME_TIME - timedelta(days=1)) == {}
+    assert tournaments.known_heads([]) == {}
+    for match_id in (short, long):
+        assert tournaments.known_heads([match_id])[match_id] == store.read(match_id)[-1].seq
