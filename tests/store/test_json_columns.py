@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from adjudicator.kernel.canonical import plain
 from events import EventStore, NewEvent, verify_chain
-from events.engine import json_read
+from events.engine import json_loads, json_read
 from events.envelope import _hashed, _plain
 from tests.store.support import GAME_TIME, new_match
 
@@ -56,6 +56,9 @@ def _same_as_json(text: str) -> None:
     assert type(value) is type(expected)
     if known_plain:
         assert plain(value), text
+    for given_as in (text, text.encode("utf-8", "surrogatepass")):
+        loaded = json_loads(given_as)  # every other JSON column (setups, tournament events)
+        assert (repr(loaded), type(loaded)) == (repr(expected), type(expected)), text
 
 
 def test_tricky_texts_read_as_json_reads_them_and_only_plain_ones_are_called_plain() -> None:
