@@ -141,27 +141,42 @@ class TournamentStore:
     def known_heads(
         self, match_ids: Sequence[str], recorded_by: datetime | None = None
     ) -> dict[str, int]:
-        """Each match's last seq recorded by ``recorded_by`` (None: now), in one query; a match
-        with nothing recorded by then is left out. Now, it is the match row's ``last_seq``
-        (claimed in every append's transaction): a key lookup a match, where the greatest
-        seq recorded by a time is found among the match's events (a standings read of 288
-        matches of 80 events: about 2 ms against 10 on SQLite)."""
+        """Each match's last seq recorded by ``recorded_by`` (None: now); a match with nothing
+        recorded by then is left out. Now, it is the match row's ``last_seq`` (claimed in
+        every append's transaction). By a record time: the same for each match whose last
+        event was recorded by then (record time never goes backwards within a match's
+        stream, so all its events were); only the others' events are searched for the
+        greatest seq recorded by then. Each is a key lookup a match, where a search among
+        the events of all of them cost most of a tournament's standings (288 matches of 80
+        events on SQLite: 2 ms now and 8 ms by a record time, where it was 10 ms both)."""
         wanted = [m for m in match_ids if storable(m)]
         if not wanted:
             return {}
-        if recorded_by is None:
-            query = select(matches.c.match_id, matches.c.last_seq).where(
-                matches.c.match_id.in_(wanted), matches.c.last_seq > 0
-            )
-        else:
-            query = (
-                select(events.c.match_id, func.max(events.c.seq))
-                .where(events.c.match_id.in_(wanted), events.c.recorded_at <= recorded_by)
-                .group_by(events.c.match_id)
-            )
+        heads = select(matches.c.match_id, matches.c.last_seq).where(
+            matches.c.match_id.in_(wanted), matches.c.last_seq > 0
+        )
         with self._reader() as conn:
-            found = conn.execute(query).all()
-        return {match_id: int(seq) for match_id, seq in found}
+            if recorded_by is None:
+                return {match_id: int(seq) for match_id, seq in conn.execute(heads).all()}
+            last = events.c.recorded_at.label("last_recorded_at")
+            tails = heads.add_columns(last).join(
+                events,
+                (events.c.match_id == matches.c.match_id) & (events.c.seq == matches.c.last_seq),
+            )
+            found, later = {}, []
+            for match_id, seq, recorded_at in conn.execute(tails).all():
+                if recorded_at <= recorded_by:
+                    found[match_id] = int(seq)
+                else:
+                    later.append(match_id)
+            if later:
+                search = (
+                    select(events.c.match_id, func.max(events.c.seq))
+                    .where(events.c.match_id.in_(later), events.c.recorded_at <= recorded_by)
+                    .group_by(events.c.match_id)
+                )
+                found |= {match_id: int(seq) for match_id, seq in conn.execute(search).all()}
+        return found
 
     def read(self, tournament_id: str, recorded_by: datetime | None = None) -> list[StoredEvent]:
         """The stream in seq order, recorded at or before ``recorded_by`` (None: all)."""

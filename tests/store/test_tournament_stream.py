@@ -131,6 +131,7 @@ def test_known_heads_name_each_match_s_last_seq_now_and_as_of_a_record_time(
 
     assert tournaments.known_heads(ids) == {short: 1, long: 3}
     assert tournaments.known_heads(ids, middle) == {short: 1, long: 2}
+    assert tournaments.known_heads(ids, clock.now) == {short: 1, long: 3}
     assert tournaments.known_heads(ids, GAME_TIME - timedelta(days=1)) == {}
     assert tournaments.known_heads([]) == {}
     for match_id in (short, long):
