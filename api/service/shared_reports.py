@@ -1,0 +1,84 @@
+"""Reports shared by their readers: an answer that costs seconds (a tournament's verify)
+computed once at a time for each subject, and given again while what it read is unchanged and
+it is recent.
+
+Every spectator of a tournament's console page asks for its verify (the page's audit badge),
+again whenever a result changes; computed for each of them, twenty open pages would verify a
+288-match tournament twenty times at once, each taking the server's CPU from the live matches
+for seconds. Here the readers of one subject share one computation: a reader that comes while
+it runs waits for it, and a later reader gets the same report as long as the subject's
+``fingerprint`` (what the report was computed from: for a tournament, its last seq and the last
+seq of each of its matches) is the same and the report is younger than ``max_age`` seconds. A
+change the store's own guards refuse (an event rewritten in place) leaves the fingerprint as it
+was: ``max_age`` bounds how long a report may go on saying what it said before such a change,
+and each report carries when its computation began.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+LOCKS = 64
+"""Locks the computations take, by their subject's hash: one subject's readers wait for each
+other, another subject's need not (unless their hashes share a lock)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shared(Generic[T]):
+    """A report, when its computation began (``began``, of the caller's ``clock``) and whether
+    this reader got a report computed for an earlier one (``reused``)."""
+
+    report: T
+    began: float
+    reused: bool
+
+
+class SharedReports(Generic[T]):
+    """The last report of each of at most ``capacity`` subjects (the least recently asked
+    forgotten first), reused while its fingerprint holds and it is younger than ``max_age``
+    seconds (0: computed for every reader, one at a time)."""
+
+    def __init__(
+        self, max_age: float, capacity: int = 256, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.max_age, self.capacity, self.clock = max_age, capacity, clock
+        self._kept: OrderedDict[str, tuple[Hashable, Shared[T]]] = OrderedDict()
+        self._locks = [threading.Lock() for _ in range(LOCKS)]
+        self._guard = threading.Lock()  # for _kept itself
+
+    def get(self, subject: str, fingerprint: Hashable, compute: Callable[[], T]) -> Shared[T]:
+        """The subject's report: the kept one when its fingerprint is ``fingerprint`` and it
+        is recent, else ``compute()``'s (kept for the next readers), one computation at a time
+        for each subject."""
+        with self._locks[hash(subject) % LOCKS]:
+            kept = self._recent(subject, fingerprint)
+            if kept is not None:
+                return Shared(kept.report, kept.began, True)
+            began = self.clock()
+            made = Shared(compute(), began, False)
+            self._keep(subject, fingerprint, made)
+            return made
+
+    def _recent(self, subject: str, fingerprint: Hashable) -> Shared[T] | None:
+        with self._guard:
+            found = self._kept.get(subject)
+            if found is None:
+                return None
+            self._kept.move_to_end(subject)
+        if found[0] != fingerprint or self.clock() - found[1].began >= self.max_age:
+            return None
+        return found[1]
+
+    def _keep(self, subject: str, fingerprint: Hashable, made: Shared[T]) -> None:
+        with self._guard:
+            self._kept[subject] = (fingerprint, made)
+            self._kept.move_to_end(subject)
+            while len(self._kept) > self.capacity:
+                self._kept.popitem(last=False)
