@@ -136,6 +136,10 @@ class TournamentVerify(Answer):
     tournament_id: str
     ok: bool
     checks: list[Json] = Field(description="name, ok, detail, seq: one per check")
+    verified_at: Time = Field(
+        description="when this report's verify began: its readers share it while nothing is"
+        " added to the tournament or its matches, for at most ADJUDICATOR_VERIFY_REUSE_SECONDS"
+    )
 
 
 class Bundle(Answer):

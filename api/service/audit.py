@@ -78,9 +78,20 @@ def verify_stored(
     log, when the caller has read it. The collector is paused for the read too: it builds the
     events (a few objects each) that the checks keep."""
     match = existing(store, match_id)
-    with collector_paused:
-        if events is None:
+    if events is None:
+        with collector_paused:
             events = store.read(match_id)
+    return verify_match(store, games, match, events)
+
+
+def verify_match(
+    store: EventStore,
+    games: Mapping[str, Game[Any, Any]],
+    match: MatchRecord,
+    events: list[StoredEvent],
+) -> VerifyReport:
+    """:func:`verify_stored` of a match and its log, both already read."""
+    with collector_paused:
         report = verify_record(None, events, games)
     if match.status != "closed":
         return report

@@ -90,6 +90,14 @@ class Settings(BaseSettings):
     stream_poll_seconds: float = Field(
         2.0, gt=0, le=60, description="live streams re-read at least this often (wake-ups aside)"
     )
+    verify_reuse_seconds: float = Field(
+        30.0,
+        ge=0,
+        le=3600,
+        description="a tournament's verify report is given again to later readers for at most"
+        " this long while neither its log nor any of its matches has a new event (0: verified"
+        " anew for every reader); readers that come while one is computed wait for it",
+    )
 
     @property
     def migration_url(self) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Game
 from adjudicator.tournaments import rules
 from api.service import audit
@@ -134,17 +135,41 @@ def report_json(tournament_id: str, checks: Sequence[Check]) -> dict[str, Any]:
     }
 
 
-def verify_stored(service: TournamentService, tournament_id: str) -> dict[str, Any]:
+def verify_shared(service: TournamentService, tournament_id: str) -> dict[str, Any]:
+    """:func:`verify_stored`'s report, shared by its readers (``service.reports``,
+    ``api.service.shared_reports``): while one is computed, the others wait for it; a later
+    reader gets it again while the tournament's last seq and each of its matches' last seq
+    are what they were and it is recent. ``verified_at`` says when it began."""
     events = service.events(tournament_id)
-    t = tfold.fold_tournament(events)
+    match_ids = tfold.fold_tournament(events).match_ids()
+    heads = service.store.known_heads(match_ids)
+    fingerprint = (len(events), events[-1].hash if events else "", tuple(sorted(heads.items())))
+    return service.reports.get(
+        tournament_id, fingerprint, lambda: verify_stored(service, tournament_id, events)
+    ).report
+
+
+def verify_stored(
+    service: TournamentService, tournament_id: str, events: list[StoredEvent] | None = None
+) -> dict[str, Any]:
+    """Every check of the tournament as its store holds it now (``events``: its log, when
+    the caller has read it): its log's chain, each match (the matches and their logs read in
+    two queries), each pairing recomputed."""
+    verified_at = service.matches.clock()
+    if events is None:
+        events = service.events(tournament_id)
+    match_ids = tfold.fold_tournament(events).match_ids()
     store, games = service.matches.store, service.matches.games
+    with collector_paused:  # every match's log at once
+        matches, logs = service.store.match_streams(match_ids)
     checks = [chain_check(events)]
-    logs: dict[str, list[StoredEvent]] = {}  # each match's log read once, for both checks
-    for m in t.match_ids():
-        logs[m] = store.read(m)
-        checks.append(match_check(m, audit.verify_stored(store, games, m, logs[m])))
+    for m in match_ids:
+        if m not in matches:
+            checks.append(Check(f"match {m}", False, "the tournament pairs a match not stored"))
+            continue
+        checks.append(match_check(m, audit.verify_match(store, games, matches[m], logs[m])))
     checks += pairing_checks(events, log_reader(logs, games))
-    return report_json(tournament_id, checks)
+    return report_json(tournament_id, checks) | {"verified_at": iso(verified_at)}
 
 
 def export_bundle(service: TournamentService, tournament_id: str) -> str:

@@ -36,6 +36,7 @@ from adjudicator.tournaments.records import ELIMINATION
 from api.service import host
 from api.service.errors import ConfigInvalid
 from api.service.matches import Drafted, MatchService
+from api.service.shared_reports import SharedReports
 from api.service.tokens import new_token, token_hash
 from events import NewEvent, StoredEvent, StoreError, TokenGrant, VersionConflict
 from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
@@ -120,10 +121,11 @@ def _one_at_a_time(
 
 
 class TournamentService:
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, verify_reuse_seconds: float = 30.0) -> None:
         self.matches = matches
         self.store = TournamentStore(matches.store)
         self.folds = MatchResults(self.store, matches.games)
+        self.reports: SharedReports[dict[str, Any]] = SharedReports(verify_reuse_seconds)
         self._turns = [threading.Lock() for _ in range(TURNS)]
 
     # create

@@ -15,7 +15,9 @@ recomputed ``--repeat`` times as known now and as known before the ruling: every
 read through its own fold at that record time, then the pure standings (the whole
 ``GET /tournaments/{id}/standings`` answer but its encoding). Wall-clock times: median and
 worst (and the median CPU time of this process, which SQLite's reads run in: steadier than the
-wall clock on a loaded machine). Then the tournament's bundle is exported and verified offline
+wall clock on a loaded machine). Then the tournament's verify as the service answers it (one
+alone, then eight readers at once sharing one, then each computing its own), and the
+tournament's bundle is exported and verified offline
 (``adjudicator verify``'s ``verify_bundles``, in a fresh process, its imports done) on one core
 and on two, three times each, alternating: the medians. ``--bundle FILE`` verifies a bundle
 already exported, alone. Default store: a temporary SQLite file.
@@ -123,8 +125,36 @@ def run(url: str, players: int, rounds: int, repeat: int, plays: int = 0) -> Non
             f" (leader {leader}, {len(answer['stale_pairings'])}"
             " rounds paired on a changed result)"
         )
+    verify_figures_online(service, tid)
     bundle_figures(service, tid)
     store.dispose()
+
+
+def verify_figures_online(service: TournamentService, tid: str, readers: int = 8) -> None:
+    """``GET /tournaments/{id}/verify`` as the service answers it (no HTTP): one verify alone,
+    then ``readers`` at once (a crowd of open console pages, each asking for the audit badge)
+    sharing one (``verify_shared``), then the same crowd each verifying for itself (as every
+    reader did before the verify was shared): wall-clock time until the last has its answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from api.service.tournament_audit import verify_shared, verify_stored
+
+    start = time.perf_counter()
+    alone = verify_stored(service, tid)
+    one = time.perf_counter() - start
+    assert alone["ok"], [c for c in alone["checks"] if not c["ok"]]
+    service.reports = type(service.reports)(service.reports.max_age)  # nothing kept yet
+    for label, verify in (("sharing one", verify_shared), ("each its own", verify_stored)):
+        with ThreadPoolExecutor(readers) as pool:
+            start = time.perf_counter()
+            answers = list(pool.map(verify, [service] * readers, [tid] * readers))
+            crowd = time.perf_counter() - start
+        assert all(a["ok"] for a in answers)
+        print(
+            f"verify online: one alone {one * 1000:.0f} ms; {readers} readers at once,"
+            f" {label}: the last answered after {crowd * 1000:.0f} ms"
+            f" ({len({id(a) for a in answers})} report(s) computed)"
+        )
 
 
 def bundle_figures(service: TournamentService, tid: str) -> None:

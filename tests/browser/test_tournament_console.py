@@ -122,6 +122,7 @@ def test_a_round_paired_played_by_clicks_moves_the_standings_live(
     row = f"#crosstable tr[data-player={first_id}] td[data-opponent={second_id}]"
     assert organizer.inner_text(row) == "1"
     organizer.wait_for_selector("#audit-badge.ok:has-text('verified')")
+    assert (organizer.get_attribute("#audit-badge", "title") or "").startswith("verify began ")
 
     start.go_back()  # back on the tournament page the spectator came from
     start.wait_for_selector("#standings-table")

@@ -93,7 +93,8 @@ def tournaments(request: Request, service: Service) -> TournamentService:
     """The app's tournament service (made at its first use: it keeps the matches' folds)."""
     found: TournamentService | None = getattr(request.app.state, "tournaments", None)
     if found is None or found.matches is not service:
-        found = request.app.state.tournaments = TournamentService(service)
+        reuse = request.app.state.settings.verify_reuse_seconds
+        found = request.app.state.tournaments = TournamentService(service, reuse)
     return found
 
 
@@ -261,8 +262,11 @@ def diff(
 )
 def verify(service: Tournaments, tournament_id: str) -> dict[str, Any]:
     """Anyone: the tournament's chain, every match verified, and every round's pairing
-    recomputed from the results as known when it was made; one report, check by check."""
-    return tournament_audit.verify_stored(service, tournament_id)
+    recomputed from the results as known when it was made; one report, check by check. Its
+    readers share it: one is computed at a time, and given again (``verified_at`` says when
+    it began) while no event is added to the tournament or its matches, for at most
+    ``ADJUDICATOR_VERIFY_REUSE_SECONDS``."""
+    return tournament_audit.verify_shared(service, tournament_id)
 
 
 @router.get(

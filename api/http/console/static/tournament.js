@@ -156,6 +156,7 @@ class TournamentPage {
       const report = await api.verify(this.id);
       const failing = report.checks.filter((c) => !c.ok);
       this.ui.badge.className = report.ok ? "badge ok" : "badge bad";
+      this.ui.badge.title = `verify began ${new Date(report.verified_at).toLocaleString()}`;
       this.ui.badge.textContent = report.ok ? "✔ verified"
         : `✘ NOT verified: ${failing.map((c) => `${c.name} (${c.detail})`).join("; ")}`;
       replace(this.ui.checks, report.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" },
