@@ -236,6 +236,8 @@ def describe(report: dict[str, Any]) -> str:
     lines = [
         f"{'ok  ' if c['ok'] else 'FAIL'} {c['name']}: {c['detail']}" for c in report["checks"]
     ]
+    if "verified_at" in report:  # the service's report (shared by its readers), not a bundle's
+        lines.append(f"the service's verify began at {report['verified_at']}")
     verdict = "verified" if report["ok"] else "DOES NOT VERIFY"
     return "\n".join([*lines, f"tournament {report['tournament_id']}: {verdict}"])
 

@@ -77,6 +77,7 @@ def test_a_tournament_run_by_the_command_line(
 
     code, report, _ = run(api, capsys, "verify", tid)
     assert code == 0 and report.splitlines()[-1].endswith("verified")
+    assert report.splitlines()[-2].startswith("the service's verify began at 20")
 
     bundle = tmp_path / "cup.json"
     assert run(api, capsys, "export", tid, "-o", str(bundle))[0] == 1  # the organizer's
