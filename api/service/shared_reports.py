@@ -82,3 +82,34 @@ class SharedReports(Generic[T]):
             self._kept.move_to_end(subject)
             while len(self._kept) > self.capacity:
                 self._kept.popitem(last=False)
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class BoundedMemo(Generic[K, V]):
+    """At most ``capacity`` values by their key, the least recently used forgotten first. A
+    key names everything its value is computed from: a value is never stale, only forgotten.
+    ``get`` computes a missing one outside the lock (two readers may both compute it: the
+    value is the same)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        with self._guard:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = compute()
+        with self._guard:
+            self._values[key] = value
+            while len(self._values) > self.capacity:
+                self._values.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._values)

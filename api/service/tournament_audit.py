@@ -17,7 +17,7 @@ organizer holds every match's host token, so payloads and salts are included).""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -29,6 +29,7 @@ from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.decider import Game
 from adjudicator.tournaments import rules
 from api.service import audit
+from api.service.shared_reports import BoundedMemo
 from api.service.tournaments import TournamentService
 from events import StoredEvent
 from events.record import Record, RecordFormatError, dumps, loads, make_header
@@ -77,6 +78,37 @@ def seq_problem(events: Sequence[StoredEvent], seq: int, instant: datetime) -> s
 def pairing_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
     """Each recorded pairing recomputed and compared (see the module's docstring)."""
     return [pairing_check_at(events, index, read) for index in pairing_indices(events)]
+
+
+def remembered_pairing_checks(
+    events: Sequence[StoredEvent],
+    read: Reader,
+    logs: Mapping[str, Sequence[StoredEvent]],
+    memo: BoundedMemo[Hashable, Check],
+    intact: Collection[str] | None,
+) -> list[Check]:
+    """:func:`pairing_checks` of a tournament as stored, each taken from ``memo`` when what it
+    reads is what it was: the pairing event (its hash: the log up to it, as its chain check
+    in the same verify holds) and the whole log of every match it reads (its length and last
+    hash, as each match's chain check in the same verify holds). A result arriving in the
+    round in play changes no recorded pairing's inputs: a tournament verified again after it
+    recomputes none of them; a ruling in an earlier round recomputes the pairings that read
+    its match. ``intact``: the matches whose checks passed in this verify (None when the log's
+    own chain failed); a pairing that reads any other is recomputed."""
+    checks = []
+    for index in pairing_indices(events):
+        read_by = _read_by(events, index)
+        check = partial(pairing_check_at, events, index, read)
+        if intact is None or not all(m in intact for m in read_by):
+            checks.append(check())
+            continue
+        reads = tuple((m, len(logs.get(m, ())), _last_hash(logs.get(m))) for m in read_by)
+        checks.append(memo.get((events[index].hash, reads), check))
+    return checks
+
+
+def _last_hash(log: Sequence[StoredEvent] | None) -> str:
+    return log[-1].hash if log else ""
 
 
 def pairing_indices(events: Sequence[StoredEvent]) -> list[int]:
@@ -154,7 +186,8 @@ def verify_stored(
 ) -> dict[str, Any]:
     """Every check of the tournament as its store holds it now (``events``: its log, when
     the caller has read it): its log's chain, each match (the matches and their logs read in
-    two queries), each pairing recomputed."""
+    two queries), each pairing recomputed (or remembered, when nothing it reads changed:
+    :func:`remembered_pairing_checks`)."""
     verified_at = service.matches.clock()
     if events is None:
         events = service.events(tournament_id)
@@ -162,13 +195,17 @@ def verify_stored(
     store, games = service.matches.store, service.matches.games
     with collector_paused:  # every match's log at once
         matches, logs = service.store.match_streams(match_ids)
-    checks = [chain_check(events)]
+    chain = chain_check(events)
+    checks, intact = [chain], set()
     for m in match_ids:
         if m not in matches:
             checks.append(Check(f"match {m}", False, "the tournament pairs a match not stored"))
             continue
         checks.append(match_check(m, audit.verify_match(store, games, matches[m], logs[m])))
-    checks += pairing_checks(events, log_reader(logs, games))
+        if checks[-1].ok:
+            intact.add(m)
+    read, memo = log_reader(logs, games), service.pairing_checks
+    checks += remembered_pairing_checks(events, read, logs, memo, intact if chain.ok else None)
     return report_json(tournament_id, checks) | {"verified_at": iso(verified_at)}
 
 

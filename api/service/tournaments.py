@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
@@ -36,13 +36,14 @@ from adjudicator.tournaments.records import ELIMINATION
 from api.service import host
 from api.service.errors import ConfigInvalid
 from api.service.matches import Drafted, MatchService
-from api.service.shared_reports import SharedReports
+from api.service.shared_reports import BoundedMemo, SharedReports
 from api.service.tokens import new_token, token_hash
 from events import NewEvent, StoredEvent, StoreError, TokenGrant, VersionConflict
 from events.tournaments import TournamentRecord, TournamentStore, UnknownTournament
 from projections import tournaments as fold
 from projections.tournament_results import MatchResults
 from projections.tournaments import Board, Tournament
+from projections.verify import Check
 from projections.views import Known
 
 ORGANIZER = "organizer"
@@ -98,6 +99,9 @@ class View:
 
 P = ParamSpec("P")
 R = TypeVar("R")
+PAIRING_CHECKS = 4096
+"""Recorded pairings' checks the verify remembers (``remembered_pairing_checks``), by what each
+read: a few hundred bytes each."""
 TURNS = 64
 """Locks the organizer's acts take, by their tournament's hash (``_one_at_a_time``)."""
 
@@ -126,6 +130,7 @@ class TournamentService:
         self.store = TournamentStore(matches.store)
         self.folds = MatchResults(self.store, matches.games)
         self.reports: SharedReports[dict[str, Any]] = SharedReports(verify_reuse_seconds)
+        self.pairing_checks: BoundedMemo[Hashable, Check] = BoundedMemo(PAIRING_CHECKS)
         self._turns = [threading.Lock() for _ in range(TURNS)]
 
     # create

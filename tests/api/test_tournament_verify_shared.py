@@ -6,11 +6,15 @@ change made to the store behind the service's back at once."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from api.service import tournament_audit
+from api.service.shared_reports import BoundedMemo
+from api.service.tournaments import PAIRING_CHECKS
 from tests.api.conftest import Api, make_app
 from tests.api.tournament_client import Organizer, declare, play_round
 from tests.store.support import ManualClock
@@ -88,3 +92,61 @@ def test_a_change_behind_the_service_s_back_is_seen_once_the_report_is_not_reuse
             assert failing == [f"match {paired['pairings'][0]['match_id']}"]
     finally:
         app.state.service.store.dispose()
+
+
+def test_a_verify_recomputes_only_the_pairings_whose_inputs_changed(
+    database_url: str, clock: ManualClock, monkeypatch: Any
+) -> None:
+    """Each recorded pairing's check is remembered by what it read (the pairing event's hash,
+    each read match's length and last hash) and taken again only when its matches' checks
+    pass in the same verify: a result in the round in play recomputes none; a ruling in a
+    round-1 match recomputes the two pairings that read it; a forged event recomputes them
+    too. Each report equals one computed from nothing."""
+    calls: list[int] = []
+    original = tournament_audit.pairing_check_at
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(tournament_audit, "pairing_check_at", counted)
+    app = make_app(database_url, clock, verify_reuse_seconds=0)
+    try:
+        with TestClient(app) as client:
+            api = Api(client, clock)
+            org = Organizer(api)
+            first = played_round(org)
+            play_round(api, org.pair(), first_wins)
+            third = org.pair()  # round 3 in play
+
+            def verified(recomputed: int) -> dict[str, Any]:
+                calls.clear()
+                report = org.get("/verify")
+                assert len(calls) == recomputed
+                service = client.app.state.tournaments  # type: ignore[attr-defined]
+                fresh = tournament_audit.verify_stored(_forgetful(service), org.id)
+                assert report["checks"] == fresh["checks"]
+                return report
+
+            assert verified(3)["ok"]
+            assert verified(0)["ok"]
+            clock.advance(1)
+            board = third["pairings"][0]
+            declare(api, board, board["first"])  # a result in the round in play
+            assert verified(0)["ok"]
+            clock.advance(1)
+            board = first["pairings"][0]
+            declare(api, board, board["second"])  # a retroactive ruling in round 1
+            assert verified(2)["ok"]
+            _tamper(api, board["match_id"])
+            forged = verified(2)
+            assert not forged["ok"]
+    finally:
+        app.state.service.store.dispose()
+
+
+def _forgetful(service: Any) -> Any:
+    """The service with an empty memory of pairing checks (its reads otherwise the same)."""
+    clone = copy.copy(service)
+    clone.pairing_checks = BoundedMemo(PAIRING_CHECKS)
+    return clone

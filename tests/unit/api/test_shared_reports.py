@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from api.service.shared_reports import SharedReports
+from api.service.shared_reports import BoundedMemo, SharedReports
 
 
 class Clock:
@@ -113,4 +113,18 @@ def test_only_the_most_recently_asked_subjects_are_kept() -> None:
         reports.get(subject, 1, compute)
     assert reports.get("a", 1, compute).reused
     assert not reports.get("b", 1, compute).reused
+    assert len(calls) == 4
+
+
+def test_a_bounded_memo_computes_a_value_once_and_forgets_the_least_recently_used() -> None:
+    memo: BoundedMemo[str, str] = BoundedMemo(2)
+    compute, calls = counting()
+    assert memo.get("a", compute) == "report 1"
+    assert memo.get("a", compute) == "report 1"
+    memo.get("b", compute)
+    memo.get("a", compute)  # "b" is now the least recently used
+    memo.get("c", compute)
+    assert len(memo) == 2
+    assert memo.get("a", compute) == "report 1"
+    assert memo.get("b", compute) == "report 4"  # forgotten, computed again
     assert len(calls) == 4
