@@ -16,6 +16,7 @@ organizer holds every match's host token, so payloads and salts are included).""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -102,9 +103,15 @@ def remembered_pairing_checks(
         if intact is None or not all(m in intact for m in read_by):
             checks.append(check())
             continue
-        reads = tuple((m, len(logs.get(m, ())), _last_hash(logs.get(m))) for m in read_by)
-        checks.append(memo.get((events[index].hash, reads), check))
+        checks.append(memo.get((events[index].hash, _reads_digest(read_by, logs)), check))
     return checks
+
+
+def _reads_digest(match_ids: Sequence[str], logs: Mapping[str, Sequence[StoredEvent]]) -> str:
+    """A digest of each match's id, length and last hash (a key of a few bytes, where the
+    pairings of a late round read hundreds of matches)."""
+    lines = (f"{m} {len(logs.get(m, ()))} {_last_hash(logs.get(m))}" for m in match_ids)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
 def _last_hash(log: Sequence[StoredEvent] | None) -> str:
