@@ -6,7 +6,7 @@ withdrawal, the record-time control, the audit badge, and the page at a phone's 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,11 @@ from fastapi.testclient import TestClient
 
 from api.http.app import create_app
 from api.service.settings import Settings
-from tests.browser.conftest import OPERATOR, shot
+from api.service.tournaments import ORGANIZER
+from events import EventStore, NewEvent
+from events.tournaments import TournamentStore
+from projections.tournaments import FORFEIT
+from tests.browser.conftest import OPERATOR, serving, shot
 from tests.browser.console import find_target, host_state, open_as
 from tests.browser.test_phone_width import PHONE, assert_fits
 
@@ -252,13 +256,16 @@ def test_the_tournament_list_and_the_page_shell(tmp_path: Path) -> None:
     assert shell.status_code == 200 and "/console/static/app.js" in shell.text
 
 
+IN_PLAY = "in play"
+
+
 @pytest.mark.slow
 def knockout_round_one(
     server: str, winners: list[str | None]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A 4-player Zoom knockout, its round 1 paired and each board's result declared by its
-    host (``winners``: the seat that won each board, None a draw): the creation's answer and
-    the round's."""
+    host (``winners``: the seat that won each board, None a draw, ``IN_PLAY`` none yet): the
+    creation's answer and the round's."""
     headers = {"Authorization": f"Bearer {OPERATOR}"}
     body = {
         "name": "Knockout",
@@ -272,6 +279,8 @@ def knockout_round_one(
     url = f"{server}/tournaments/{made['tournament_id']}/rounds"
     paired: dict[str, Any] = httpx.post(url, headers=organizer).json()
     for board, winner in zip(paired["pairings"], winners, strict=True):
+        if winner == IN_PLAY:
+            continue
         ruling = {"type": "declare_result", "winner": winner, "reason": "played in the channel"}
         host = {"Authorization": f"Bearer {board['tokens']['host']}"}
         url = f"{server}/matches/{board['match_id']}/rulings"
@@ -322,6 +331,33 @@ def test_a_drawn_knockout_board_says_it_needs_a_winner(server: str, contexts: An
     page.wait_for_selector("#pair-error:has-text('round_not_finished')")
     assert "board 1" in page.inner_text("#pair-error")
     assert page.errors == []
+
+
+def test_a_knockout_forfeit_naming_no_winner_says_so_not_drawn(
+    tmp_path: Path, contexts: Any
+) -> None:
+    """A forfeit naming no winner on a knockout board, as an earlier version recorded it: the
+    board says it was forfeited without a winner and needs one (not that its match was
+    drawn), the organizer's reason beside it."""
+    database = tmp_path / "legacy.sqlite3"
+    with serving(database) as base:
+        made, _ = knockout_round_one(base, [IN_PLAY, "alpha"])  # board 1's match not ended
+        tid, token = made["tournament_id"], made["organizer_token"]
+        store = EventStore.from_url(f"sqlite:///{database}")
+        try:
+            tournaments = TournamentStore(store)
+            payload = {"round": 1, "board": 1, "winner": None, "reason": "both late"}
+            legacy = NewEvent(FORFEIT, ORGANIZER, datetime.now(UTC), payload)
+            tournaments.append(tid, tournaments.get(tid).last_seq, [legacy])
+        finally:
+            store.dispose()
+        page = contexts()
+        page.goto(f"{base}/console/tournaments/{tid}#token={token}")
+        cell = "#rounds .round[data-round='1'] tr[data-board='1'] .result-cell"
+        page.wait_for_selector(f"{cell}:has-text('needs a winner')")
+        assert page.inner_text(cell).startswith("forfeited naming no winner: needs a winner")
+        assert "both late" in page.inner_text(cell)
+        assert page.errors == []
 
 
 @pytest.mark.slow

@@ -282,7 +282,7 @@ class TournamentPage {
             h("td", {}, String(b.board)),
             h("td", { class: "first" }, name(b.first)),
             h("td", { class: "second" }, name(b.second)),
-            h("td", { class: "result-cell" }, describe(b, names, this.summary.settings.points_game),
+            h("td", { class: "result-cell" }, describe(b, names, this.summary.settings.points_game, forfeit),
               forfeit ? h("small", { class: "hint" }, ` — ${forfeit.reason}`) : null),
             h("td", { class: "match-links" }, b.match_id ? [
               h("a", { href: `/console/matches/${b.match_id}#role=spectator`, class: "watch" }, "watch"),
@@ -489,9 +489,15 @@ function cells(games) {
   }).join(" ");
 }
 
-function describe(board, names, pointsGame) {
+/** A board's result in words; ``forfeit``: the organizer's forfeit of it, if any (an earlier
+ * version took one naming no winner on a knockout board: it decides nothing, and the board
+ * still needs a winner, as a drawn match's does). */
+function describe(board, names, pointsGame, forfeit) {
   if (!board.second) return "bye";
   const r = board.result;
+  if (!r && board.drawn && forfeit && !forfeit.winner) {
+    return "forfeited naming no winner: needs a winner (a ruling, or a forfeit naming one)";
+  }
   if (!r && board.drawn) return "drawn: needs a winner (a ruling, or a forfeit)";
   if (!r) return board.match_id ? "in play" : "—";
   const score = pointsGame && !r.forfeit ? ` (${num(r.first_points)}–${num(r.second_points)})` : "";
