@@ -7,6 +7,8 @@ change made to the store behind the service's back at once."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -75,21 +77,27 @@ def test_a_change_behind_the_service_s_back_is_seen_once_the_report_is_not_reuse
     """Reuse set to 0: each verify is computed for its reader and sees the forged event at
     once. (With reuse, such a change keeps the fingerprint: the report says what it said for
     at most ADJUDICATOR_VERIFY_REUSE_SECONDS, and its ``verified_at`` shows its age.)"""
+    with unshared(database_url, clock) as api:
+        org = Organizer(api)
+        paired = played_round(org)
+        before = org.get("/verify")
+        clock.advance(1)
+        assert org.get("/verify")["verified_at"] > before["verified_at"]
+
+        _tamper(api, paired["pairings"][0]["match_id"])
+        after = org.get("/verify")
+        failing = [c["name"] for c in after["checks"] if not c["ok"]]
+        assert before["ok"] and not after["ok"]
+        assert failing == [f"match {paired['pairings'][0]['match_id']}"]
+
+
+@contextmanager
+def unshared(database_url: str, clock: ManualClock) -> Iterator[Api]:
+    """A client of an app whose verify reports are computed for every reader."""
     app = make_app(database_url, clock, verify_reuse_seconds=0)
     try:
         with TestClient(app) as client:
-            api = Api(client, clock)
-            org = Organizer(api)
-            paired = played_round(org)
-            before = org.get("/verify")
-            clock.advance(1)
-            assert org.get("/verify")["verified_at"] > before["verified_at"]
-
-            _tamper(api, paired["pairings"][0]["match_id"])
-            after = org.get("/verify")
-            failing = [c["name"] for c in after["checks"] if not c["ok"]]
-            assert before["ok"] and not after["ok"]
-            assert failing == [f"match {paired['pairings'][0]['match_id']}"]
+            yield Api(client, clock)
     finally:
         app.state.service.store.dispose()
 
@@ -110,39 +118,33 @@ def test_a_verify_recomputes_only_the_pairings_whose_inputs_changed(
         return original(*args)
 
     monkeypatch.setattr(tournament_audit, "pairing_check_at", counted)
-    app = make_app(database_url, clock, verify_reuse_seconds=0)
-    try:
-        with TestClient(app) as client:
-            api = Api(client, clock)
-            org = Organizer(api)
-            first = played_round(org)
-            play_round(api, org.pair(), first_wins)
-            third = org.pair()  # round 3 in play
+    with unshared(database_url, clock) as api:
+        org = Organizer(api)
+        first = played_round(org)
+        play_round(api, org.pair(), first_wins)
+        third = org.pair()  # round 3 in play
 
-            def verified(recomputed: int) -> dict[str, Any]:
-                calls.clear()
-                report = org.get("/verify")
-                assert len(calls) == recomputed
-                service = client.app.state.tournaments  # type: ignore[attr-defined]
-                fresh = tournament_audit.verify_stored(_forgetful(service), org.id)
-                assert report["checks"] == fresh["checks"]
-                return report
+        def verified(recomputed: int) -> dict[str, Any]:
+            calls.clear()
+            report = org.get("/verify")
+            assert len(calls) == recomputed
+            service = api.client.app.state.tournaments  # type: ignore[attr-defined]
+            fresh = tournament_audit.verify_stored(_forgetful(service), org.id)
+            assert report["checks"] == fresh["checks"]
+            return report
 
-            assert verified(3)["ok"]
-            assert verified(0)["ok"]
-            clock.advance(1)
-            board = third["pairings"][0]
-            declare(api, board, board["first"])  # a result in the round in play
-            assert verified(0)["ok"]
-            clock.advance(1)
-            board = first["pairings"][0]
-            declare(api, board, board["second"])  # a retroactive ruling in round 1
-            assert verified(2)["ok"]
-            _tamper(api, board["match_id"])
-            forged = verified(2)
-            assert not forged["ok"]
-    finally:
-        app.state.service.store.dispose()
+        assert verified(3)["ok"]
+        assert verified(0)["ok"]
+        clock.advance(1)
+        board = third["pairings"][0]
+        declare(api, board, board["first"])  # a result in the round in play
+        assert verified(0)["ok"]
+        clock.advance(1)
+        board = first["pairings"][0]
+        declare(api, board, board["second"])  # a retroactive ruling in round 1
+        assert verified(2)["ok"]
+        _tamper(api, board["match_id"])
+        assert not verified(2)["ok"]
 
 
 def _forgetful(service: Any) -> Any:
