@@ -69,18 +69,13 @@ def export_record(
 
 
 def verify_stored(
-    store: EventStore,
-    games: Mapping[str, Game[Any, Any]],
-    match_id: str,
-    events: list[StoredEvent] | None = None,
+    store: EventStore, games: Mapping[str, Game[Any, Any]], match_id: str
 ) -> VerifyReport:
-    """Verify a match as this store holds it (every payload and salt known); ``events``: its
-    log, when the caller has read it. The collector is paused for the read too: it builds the
-    events (a few objects each) that the checks keep."""
+    """Verify a match as this store holds it (every payload and salt known). The collector is
+    paused for the read too: it builds the events (a few objects each) that the checks keep."""
     match = existing(store, match_id)
-    if events is None:
-        with collector_paused:
-            events = store.read(match_id)
+    with collector_paused:
+        events = store.read(match_id)
     return verify_match(store, games, match, events)
 
 
