@@ -30,6 +30,50 @@ LOCKS = 64
 other, another subject's need not (unless their hashes share a lock)."""
 
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class BoundedMemo(Generic[K, V]):
+    """At most ``capacity`` values by their key, the least recently used forgotten first. A
+    key names everything its value is computed from: a value is never stale, only forgotten.
+    ``get`` computes a missing one outside the lock (two readers may both compute it: the
+    value is the same)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        """The value of ``key``, computed (and kept) when it is not kept."""
+        with self._guard:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = compute()
+        self.put(key, value)
+        return value
+
+    def find(self, key: K) -> V | None:
+        """The value kept for ``key`` (now the most recently used), or None."""
+        with self._guard:
+            if key not in self._values:
+                return None
+            self._values.move_to_end(key)
+            return self._values[key]
+
+    def put(self, key: K, value: V) -> None:
+        with self._guard:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.capacity:
+                self._values.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
 @dataclass(frozen=True, slots=True)
 class Shared(Generic[T]):
     """A report, when its computation began (``began``, of the caller's ``clock``) and whether
@@ -48,68 +92,21 @@ class SharedReports(Generic[T]):
     def __init__(
         self, max_age: float, capacity: int = 256, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.max_age, self.capacity, self.clock = max_age, capacity, clock
-        self._kept: OrderedDict[str, tuple[Hashable, Shared[T]]] = OrderedDict()
+        self.max_age, self.clock = max_age, clock
+        self._kept: BoundedMemo[str, tuple[Hashable, Shared[T]]] = BoundedMemo(capacity)
         self._locks = [threading.Lock() for _ in range(LOCKS)]
-        self._guard = threading.Lock()  # for _kept itself
 
     def get(self, subject: str, fingerprint: Hashable, compute: Callable[[], T]) -> Shared[T]:
         """The subject's report: the kept one when its fingerprint is ``fingerprint`` and it
         is recent, else ``compute()``'s (kept for the next readers), one computation at a time
         for each subject."""
         with self._locks[hash(subject) % LOCKS]:
-            kept = self._recent(subject, fingerprint)
-            if kept is not None:
-                return Shared(kept.report, kept.began, True)
+            found = self._kept.find(subject)
+            if found is not None:
+                kept_for, kept = found
+                if kept_for == fingerprint and self.clock() - kept.began < self.max_age:
+                    return Shared(kept.report, kept.began, True)
             began = self.clock()
             made = Shared(compute(), began, False)
-            self._keep(subject, fingerprint, made)
+            self._kept.put(subject, (fingerprint, made))
             return made
-
-    def _recent(self, subject: str, fingerprint: Hashable) -> Shared[T] | None:
-        with self._guard:
-            found = self._kept.get(subject)
-            if found is None:
-                return None
-            self._kept.move_to_end(subject)
-        if found[0] != fingerprint or self.clock() - found[1].began >= self.max_age:
-            return None
-        return found[1]
-
-    def _keep(self, subject: str, fingerprint: Hashable, made: Shared[T]) -> None:
-        with self._guard:
-            self._kept[subject] = (fingerprint, made)
-            self._kept.move_to_end(subject)
-            while len(self._kept) > self.capacity:
-                self._kept.popitem(last=False)
-
-
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
-
-
-class BoundedMemo(Generic[K, V]):
-    """At most ``capacity`` values by their key, the least recently used forgotten first. A
-    key names everything its value is computed from: a value is never stale, only forgotten.
-    ``get`` computes a missing one outside the lock (two readers may both compute it: the
-    value is the same)."""
-
-    def __init__(self, capacity: int) -> None:
-        self.capacity = capacity
-        self._values: OrderedDict[K, V] = OrderedDict()
-        self._guard = threading.Lock()
-
-    def get(self, key: K, compute: Callable[[], V]) -> V:
-        with self._guard:
-            if key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key]
-        value = compute()
-        with self._guard:
-            self._values[key] = value
-            while len(self._values) > self.capacity:
-                self._values.popitem(last=False)
-        return value
-
-    def __len__(self) -> int:
-        return len(self._values)
