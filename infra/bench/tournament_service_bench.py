@@ -134,8 +134,9 @@ def verify_figures_online(service: TournamentService, tid: str, readers: int = 8
     """``GET /tournaments/{id}/verify`` as the service answers it (no HTTP): one verify alone
     and again (its pairings' checks then remembered), then ``readers`` at once (a crowd of open
     console pages, each asking for the audit badge) sharing one (``verify_shared``), then the
-    same crowd each verifying for itself (as every reader did before the verify was shared):
-    wall-clock time until the last has its answer."""
+    same crowd each verifying for itself (as every reader did before the verify was shared,
+    though now with the pairings' checks remembered): wall-clock time until the last has its
+    answer."""
     from concurrent.futures import ThreadPoolExecutor
 
     from api.service.tournament_audit import verify_shared, verify_stored
