@@ -40,3 +40,15 @@ class _PausedCollector:
 
 
 collector_paused = _PausedCollector()
+
+
+def freeze_heap() -> None:
+    """Collect, then move every object left out of the collector's sight for good
+    (``gc.freeze``): for what a serving process builds once and keeps (its app at the start, the
+    long matches' folds it resumes), which every later full collection would otherwise walk
+    again (about 0.3-0.6 s for a million objects), pausing every request in flight. Reference
+    counting still frees a frozen object dropped later (a fold replaced, a cache entry evicted);
+    only a cycle among frozen objects would never be freed: freeze what forms none. Not in a
+    test process, which builds many apps: what it froze would stay."""
+    gc.collect()
+    gc.freeze()

@@ -4,7 +4,6 @@ games and the clock, so tests build one app per test with their own database and
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -36,6 +35,7 @@ from api.service.wordlists import load_dictionaries
 from events import EventStore
 from events.migrate import upgrade
 from events.notify import Listener
+from projections.collector import freeze_heap
 
 SETTLE_SECONDS = 10.0
 """How long the app's end waits for the live hubs' store reads in flight."""
@@ -55,10 +55,11 @@ def served(app: FastAPI) -> FastAPI:
     """``app`` in a process that will serve it from now on: what start-up built (the app and
     its schemas, the games' word lists: some 130,000 objects the collector tracks, which a full
     collection walked in about 100 ms, pausing every request in flight) is moved out of the
-    cyclic collector's sight (``gc.freeze``); it then walks only what serving allocates. Not
+    cyclic collector's sight (``freeze_heap``); it then walks only what serving allocates. So
+    are the long open matches' folds the start-up resume builds (``api.service.prewarm``). Not
     for an app a test builds: a test process builds many, and frozen garbage stays."""
-    gc.collect()
-    gc.freeze()
+    freeze_heap()
+    app.state.service.warmup.freeze = True
     return app
 
 

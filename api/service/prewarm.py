@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from adjudicator.kernel.decider import Role, Viewer
+from projections.collector import collector_paused, freeze_heap
 from projections.stored_heads import Heads
 
 if TYPE_CHECKING:
@@ -37,6 +38,9 @@ class Prewarm:
     def __init__(self) -> None:
         self._done = threading.Event()
         self._until: float | None = None
+        self.freeze = False
+        """Whether the folds resumed are then frozen out of the collector's sight (in a
+        serving process: ``api.http.app.served``)."""
 
     def start(self, service: MatchService) -> None:
         """Queue the resume of ``service``'s long open matches on its background thread;
@@ -54,9 +58,16 @@ class Prewarm:
         return time.monotonic() < self._until
 
     def _run(self, service: MatchService, wanted: list[str]) -> None:
+        """Resume ``wanted`` with the collector paused (the folds and their renderings form no
+        cycles: a full collection meanwhile would walk them all and free nothing), then, in a
+        serving process, collect once and freeze what is left (``freeze_heap``), so that no
+        later full collection walks the resumed folds again; ready after that."""
         try:
-            for match_id in wanted:
-                resume(service, match_id)
+            with collector_paused:
+                for match_id in wanted:
+                    resume(service, match_id)
+            if self.freeze:
+                freeze_heap()
         finally:
             self._done.set()
 
