@@ -204,19 +204,18 @@ def ludii_export(args: argparse.Namespace) -> int:
 
 def verify(args: argparse.Namespace) -> int:
     from api.cli.audit import verify_command
-    from api.cli.tournament import is_bundle_file, verify_bundles
-
-    bundles = [is_bundle_file(file) for file in args.files]
-    if all(bundles):
-        return verify_bundles(args.files, as_json=args.json, jobs=args.jobs)
-    if any(bundles):
-        raise CliError("give match records or tournament bundles, not both at once")
     from api.cli.log import trust_from_args
+    from api.cli.tournament import is_bundle_file, verify_bundles
 
     try:
         trust = trust_from_args(args.key, args.checkpoint, args.log)
     except (OSError, ValueError) as error:
         raise CliError(str(error)) from None
+    bundles = [is_bundle_file(file) for file in args.files]
+    if all(bundles):
+        return verify_bundles(args.files, as_json=args.json, jobs=args.jobs, trust=trust)
+    if any(bundles):
+        raise CliError("give match records or tournament bundles, not both at once")
     return verify_command(args.files, as_json=args.json, jobs=args.jobs, trust=trust)
 
 
@@ -255,7 +254,8 @@ def _audit_parsers(sub: Any) -> None:
         "--key",
         help="the transparency log's public key(s): a vkey, or a file of vkeys or of"
         " /.well-known/adjudicator-keys JSON; adds the log's checks (leaf, signature, key"
-        " validity, inclusion)",
+        " validity, inclusion); of a tournament bundle, each match record's (a match not"
+        " closed carries no proof and fails them)",
     )
     check.add_argument("--checkpoint", help="a signed checkpoint file the verifier trusts")
     check.add_argument("--log", help="the service's URL, to fetch a consistency proof")

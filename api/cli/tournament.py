@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 if TYPE_CHECKING:
+    from api.cli.log import LogTrust
     from api.service.tournament_audit import Job
 
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -338,10 +339,16 @@ def _scheduled(pool: Executor, jobs: Sequence[Job], workers: int) -> list[Any]:
     return [out[i] for i in range(len(jobs))]
 
 
-def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None = None) -> int:
+def verify_bundles(
+    files: Sequence[str],
+    as_json: bool = False,
+    jobs: int | None = None,
+    trust: LogTrust | None = None,
+) -> int:
     """Verify tournament bundles offline, each bundle's records and pairings side by side in
-    ``jobs`` processes (default one per core). Exit 0 when all verify, 1 when one does not, 2 when a
-    file cannot be read or a verifying process stops (killed: out of memory, a signal)."""
+    ``jobs`` processes (default one per core); with ``trust`` (``--key``), each match record's
+    transparency-log proof too. Exit 0 when all verify, 1 when one does not, 2 when a file
+    cannot be read or a verifying process stops (killed: out of memory, a signal)."""
     from api.cli.audit import all_games, cores
     from api.service.tournament_audit import verify_bundle
 
@@ -354,11 +361,13 @@ def verify_bundles(files: Sequence[str], as_json: bool = False, jobs: int | None
         except (OSError, UnicodeDecodeError) as error:
             print(f"error: cannot read {file}: {error}", file=sys.stderr)
             return 2
+    checks = None if trust is None else trust.checks
     if workers <= 1 or sys.platform != "linux":  # forked workers inherit the jobs
-        reports = [verify_bundle(text, games) for text in texts]
+        reports = [verify_bundle(text, games, log_checks=checks) for text in texts]
     else:
         try:
-            reports = [verify_bundle(text, games, side_by_side(workers)) for text in texts]
+            run = side_by_side(workers)
+            reports = [verify_bundle(text, games, run, checks) for text in texts]
         except BrokenProcessPool as broken:  # a worker was killed (out of memory, a signal)
             print(f"error: a verifying process stopped: {broken}", file=sys.stderr)
             return 2

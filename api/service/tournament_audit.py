@@ -2,8 +2,9 @@
 offline. One report, check by check:
 
 * ``chain`` — the tournament's own stream: seqs, links, hashes (``events.verify_chain``);
-* ``match <id>`` — each match's own report (chain, commitments, header, re-fold), folded into
-  one check each;
+* ``match <id>`` — each match's own report (chain, commitments, header, re-fold; for a closed
+  match verified online, and offline with ``verify --key``, its transparency-log proof too),
+  folded into one check each;
 * ``pairing round N`` — each recorded pairing (``tournament.round_paired``/``repaired``)
   recomputed by the pure rules from the tournament as recorded before it and every earlier
   match's result as the pairing read it (the fold of the match's events up to the seq it
@@ -37,7 +38,7 @@ from events.record import Record, RecordFormatError, dumps, loads, make_header
 from projections import tournaments as tfold
 from projections.collector import collector_paused
 from projections.tournament_results import MatchResults, RecordStreams, Result
-from projections.verify import Check, chain_check, counting
+from projections.verify import Check, VerifyReport, chain_check, counting
 from projections.views import Known
 
 FORMAT = "adjudicator-tournament/1"
@@ -159,11 +160,18 @@ def _pairs(pairings: Sequence[Any]) -> str:
 
 
 def match_check(match_id: str, report: Any) -> Check:
+    """A match's report folded into one check: its first failing check's, or what verified
+    (the transparency log named when its checks ran: a closed match online, ``--key``)."""
     bad = [c for c in report.checks if not c.ok]
     if not bad:
+        if any(c.name.startswith("log_") for c in report.checks):
+            return Check(f"match {match_id}", True, LOGGED_MATCH_OK)
         return Check(f"match {match_id}", True, "chain, commitments and re-fold verify")
     first = bad[0]
     return Check(f"match {match_id}", False, f"{first.name}: {first.detail}", first.first_bad_seq)
+
+
+LOGGED_MATCH_OK = "chain, commitments, re-fold and its transparency-log proof verify"
 
 
 def report_json(tournament_id: str, checks: Sequence[Check]) -> dict[str, Any]:
@@ -266,6 +274,9 @@ Reads = Mapping[str, Sequence[tuple[datetime, int | None]]]
 """Match id -> the instants a recorded pairing reads its result at, each with the last seq
 of the match the pairing recorded it read (None: read by record time)."""
 Results = dict[tuple[str, datetime, int | None], "Result | ReadFailed"]
+LogChecks = Callable[[Record], list[Check]]
+"""A match record's transparency-log checks against the keys the verifier trusts (``verify
+--key``: ``api.cli.log.LogTrust.checks``)."""
 Checked = tuple[dict[str, Check], Results] | str
 """A batch of records' checks (one a record) and results, or why one of them does not parse."""
 
@@ -286,13 +297,18 @@ def in_turn(jobs: Sequence[Job]) -> list[Any]:
 
 
 def verify_bundle(
-    text: str, games: Mapping[str, Game[Any, Any]], run: Runner = in_turn
+    text: str,
+    games: Mapping[str, Game[Any, Any]],
+    run: Runner = in_turn,
+    log_checks: LogChecks | None = None,
 ) -> dict[str, Any]:
     """Verify a bundle offline: the log's chain, every match record, every pairing recomputed
     from the records. Parsed here: the bundle's JSON and the tournament's log; then ``run``
     the jobs (:func:`_jobs`): the records' batches (parsed, verified, and folded to their
     results at the instants the pairings read them) and the pairings (each a Swiss matching,
-    given the results of the batches it reads)."""
+    given the results of the batches it reads). With ``log_checks`` (``verify --key``), each
+    match record's transparency-log checks are part of its check: a match not closed carries
+    no proof and fails them. The tournament's own log is not in the transparency log."""
     try:
         with collector_paused:
             bundle = orjson.loads(text)
@@ -304,7 +320,7 @@ def verify_bundle(
         return _not_a_bundle(error)
     problem = _matches_problem(log.events, texts)
     indices = [] if problem is not None else pairing_indices(log.events)
-    jobs, pairings = _jobs(log.events, indices, texts, games)
+    jobs, pairings = _jobs(log.events, indices, texts, games, log_checks)
     done = run(jobs)
     batches = [done[i] for i in range(len(jobs)) if i not in pairings]
     failed = next((b for b in batches if isinstance(b, str)), None)
@@ -338,6 +354,7 @@ def _jobs(
     indices: Sequence[int],
     texts: Mapping[str, str],
     games: Mapping[str, Game[Any, Any]],
+    log_checks: LogChecks | None = None,
 ) -> tuple[list[Job], list[int]]:
     """The jobs, and where the pairings' are among them: first the pairings that read no
     result (a first round: the whole field in one score group, the longest matching), then
@@ -350,13 +367,10 @@ def _jobs(
     batch_of = {m: len(first) + i // RECORDS_PER_JOB for i, m in enumerate(order)}
     instants = _instants(events, reads)
     jobs = [Job(partial(_pairing_job, events, i)) for i in first]
+    batches = [order[i : i + RECORDS_PER_JOB] for i in range(0, len(order), RECORDS_PER_JOB)]
     jobs += [
-        Job(
-            partial(
-                _checked, {m: texts[m] for m in order[i : i + RECORDS_PER_JOB]}, instants, games
-            )
-        )
-        for i in range(0, len(order), RECORDS_PER_JOB)
+        Job(partial(_checked, {m: texts[m] for m in batch}, instants, games, log_checks))
+        for batch in batches
     ]
     later = [i for i in indices if reads[i]]
     jobs += [
@@ -390,16 +404,22 @@ def _instants(events: Sequence[StoredEvent], reads: Mapping[int, Sequence[str]])
 
 
 def _checked(
-    texts: Mapping[str, str], reads: Reads, games: Mapping[str, Game[Any, Any]]
+    texts: Mapping[str, str],
+    reads: Reads,
+    games: Mapping[str, Game[Any, Any]],
+    log_checks: LogChecks | None = None,
 ) -> Checked:
-    """A batch of records parsed and verified, and each one's results at the instants
-    ``reads`` names; or why one does not parse (then the bundle is not one)."""
+    """A batch of records parsed and verified (with ``log_checks``, their transparency-log
+    proofs too), and each one's results at the instants ``reads`` names; or why one does not
+    parse (then the bundle is not one)."""
     with collector_paused:
         try:
             records = {m: loads(t) for m, t in texts.items()}
         except (ValueError, TypeError, AttributeError, RecordFormatError) as error:
             return str(error)
-        verified = {m: match_check(m, audit.verify_parsed(r, games)) for m, r in records.items()}
+        verified = {
+            m: match_check(m, _record_report(r, games, log_checks)) for m, r in records.items()
+        }
         read = record_reader(records, games)
         results: Results = {}
         for match_id in records:
@@ -409,6 +429,16 @@ def _checked(
                 except Exception as error:  # a record from elsewhere may hold anything
                     results[match_id, instant, seq] = ReadFailed(repr(error))
         return verified, results
+
+
+def _record_report(
+    record: Record, games: Mapping[str, Game[Any, Any]], log_checks: LogChecks | None
+) -> VerifyReport:
+    """A match record's own checks, then (``verify --key``) its transparency-log checks."""
+    report = audit.verify_parsed(record, games)
+    if log_checks is None:
+        return report
+    return VerifyReport(report.match_id, (*report.checks, *log_checks(record)))
 
 
 def _pairing_job(events: Sequence[StoredEvent], index: int, *checked: Checked) -> Check | None:

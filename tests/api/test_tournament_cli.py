@@ -104,6 +104,82 @@ def test_a_tournament_run_by_the_command_line(
     assert not next(c for c in report_json["checks"] if c["name"] == f"match {match_id}")["ok"]
 
 
+def test_a_bundle_verified_with_key_checks_each_match_s_transparency_log_proof(
+    api: Api, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``verify BUNDLE --key KEYS`` adds each match record's transparency-log checks to its
+    check (the key was once ignored for a bundle, silently): a match not closed carries no
+    proof and fails; a byte changed that the hash chain cannot see (a space in an envelope)
+    verifies without the key and fails its log leaf with it; forked workers check the same."""
+    code, out, _ = run(
+        api, capsys, "create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
+        "--player", "Ada", "--player", "Bo", "--player", "Cy", "--token", OPERATOR,
+    )  # fmt: skip
+    made = json.loads(out)
+    tid, token = made["tournament_id"], made["organizer_token"]
+    boards = []
+    for _ in range(3):
+        code, out, _ = run(api, capsys, "pair", tid, "--token", token)
+        board = next(b for b in json.loads(out)["pairings"] if b["second"] is not None)
+        declare(api, board, board["first"])
+        boards.append(board)
+    for board in boards[:2]:
+        closed = api.client.post(
+            f"/matches/{board['match_id']}/close", headers=api.auth(board["tokens"]["host"])
+        )
+        assert closed.status_code == 201, closed.text
+    keys = tmp_path / "keys.json"
+    keys.write_text(api.client.get("/.well-known/adjudicator-keys").text)
+    bundle = tmp_path / "cup.json"
+
+    def verified(*flags: str) -> tuple[int, dict[str, dict[str, Any]]]:
+        code = main(["verify", "--jobs", "1", "--json", *flags, str(bundle)])
+        checks = json.loads(capsys.readouterr().out)["checks"]
+        return code, {c["name"]: c for c in checks}
+
+    assert run(api, capsys, "export", tid, "-o", str(bundle), "--token", token)[0] == 0
+    code, checks = verified("--key", str(keys))
+    open_match = f"match {boards[2]['match_id']}"
+    assert code == 1
+    assert checks[open_match]["detail"] == (
+        "log_leaf: the record carries no transparency-log proof"
+    )
+    for board in boards[:2]:
+        assert checks[f"match {board['match_id']}"] == {
+            "name": f"match {board['match_id']}",
+            "ok": True,
+            "detail": tournament_audit.LOGGED_MATCH_OK,
+            "seq": None,
+        }
+    assert verified()[0] == 0  # without the key: the records' own checks
+
+    last = boards[2]
+    closed = api.client.post(
+        f"/matches/{last['match_id']}/close", headers=api.auth(last["tokens"]["host"])
+    )
+    assert closed.status_code == 201, closed.text
+    assert run(api, capsys, "export", tid, "-o", str(bundle), "--token", token)[0] == 0
+    assert verified("--key", str(keys))[0] == 0
+    side_by_side = subprocess.run(  # forked workers: in a process of its own, not pytest's
+        [sys.executable, "-m", "api.cli.main", "verify", "--jobs", "2", "--key", str(keys),
+         str(bundle)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert side_by_side.returncode == 0, side_by_side.stdout + side_by_side.stderr
+    assert side_by_side.stdout.count(tournament_audit.LOGGED_MATCH_OK) == 3
+
+    data = json.loads(bundle.read_text())
+    changed = boards[0]["match_id"]
+    assert '"seq": 3,' in data["matches"][changed]
+    data["matches"][changed] = data["matches"][changed].replace('"seq": 3,', '"seq": 3 ,', 1)
+    bundle.write_text(json.dumps(data))
+    assert verified()[0] == 0  # the envelopes are hashed in their canonical form
+    code, checks = verified("--key", str(keys))
+    assert code == 1
+    assert checks[f"match {changed}"]["detail"].startswith("log_leaf: ")
+    assert "record_sha256" in checks[f"match {changed}"]["detail"]
+
+
 def test_create_registers_each_players_chat_authors(
     api: Api, capsys: pytest.CaptureFixture[str]
 ) -> None:
