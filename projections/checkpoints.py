@@ -139,6 +139,24 @@ class MatchFolds:
             if fresh:
                 self.last_hash = fresh[-1].hash
 
+    def follow(self, events: Sequence[StoredEvent]) -> bool:
+        """Remember events just appended when they follow ``last_seq`` (some may be held
+        already); otherwise nothing (a gap: a later read fills it). Whether they did."""
+        with self._lock:
+            fresh = [e for e in events if e.seq > self.last_seq]
+            if not fresh or fresh[0].seq != self.last_seq + 1:
+                return False
+            self._add(to_facts(fresh), [e.recorded_at for e in fresh])
+            self.private.extend(e for e in fresh if e.private_to is not None)
+            self.last_hash = fresh[-1].hash
+            return True
+
+    def held(self) -> tuple[int, str | None]:
+        """How many facts are held and the hash of the last one's event (None when unknown),
+        read together: appends followed meanwhile (:meth:`follow`) move both."""
+        with self._lock:
+            return len(self.facts), self.last_hash
+
     def add_facts(self, facts: Sequence[Fact], recorded: Sequence[datetime]) -> None:
         """Remember facts (after ``last_seq``, in seq order) and their record times, without
         their envelopes (for a caller that holds only facts)."""
@@ -377,16 +395,24 @@ class Checkpoints:
         return folds.running(folds.cutoff(Known(None, last)))
 
     def appended(self, match_id: str, stored: Sequence[StoredEvent]) -> None:
-        """After an append: when the log passed a multiple of the stride, take (and
-        store) the match's checkpoints in the background. Never raises, never blocks. One
-        job a match is queued at a time (it reads the log when it begins, so it covers every
-        append before); an append while the match's job runs queues the next one."""
+        """After an append: the events join the match's log in memory when it is held and they
+        follow it (a match played live: its folds were made when its live fold started), so
+        that its checkpoints' job need not read them back from the store; when the log passed
+        a multiple of the stride, take (and store) the match's checkpoints in the background.
+        Never raises, never blocks. One job a match is queued at a time (it reads what its log
+        in memory lacks when it begins, so it covers every append before); an append while the
+        match's job runs queues the next one."""
         if self.stored is None or self.resolve is None or not stored:
             return
+        with self._lock:
+            folds = self._matches.get(match_id)
+        if folds is not None:
+            folds.follow(stored)
         stride = self.stored.stride
         closed = any(e.type == MATCH_CLOSED for e in stored)
         if not closed and stored[-1].seq // stride == (stored[0].seq - 1) // stride:
             return
+        self._shrink()  # the logs followed in memory grew: the bound, once a stride
         with self._lock:
             if match_id in self._queued:
                 return
@@ -408,12 +434,13 @@ class Checkpoints:
         log = self.known(game, match, Known(None, None))
         folds = log.folds
         folds.warm(log.n)
-        if log.n and log.n == len(folds.facts) and folds.last_hash and self.stored:
-            head = folds.running(log.n)
+        n, last_hash = folds.held()  # the appends followed since the read included
+        if n and last_hash and self.stored:
+            head = folds.running(n)
             pager = folds.backing.pager if isinstance(folds.backing, StoredFolds) else None
-            line = folds.line(log.n)
+            line = folds.line(n)
             index = TimelineIndex.of(line.facts, folds.every, line.digests)
-            Heads(self.stored).save(match.match_id, game, head, folds.last_hash, pager, index)
+            Heads(self.stored).save(match.match_id, game, head, last_hash, pager, index)
 
     def past(
         self, game: Game[Any, Any], match: MatchRecord, at: datetime
