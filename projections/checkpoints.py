@@ -133,11 +133,7 @@ class MatchFolds:
     def add(self, events: Sequence[StoredEvent]) -> None:
         """Remember events read after ``last_seq`` (in seq order; others are ignored)."""
         with self._lock:
-            fresh = [e for e in events if e.seq > self.last_seq]
-            self._add(to_facts(fresh), [e.recorded_at for e in fresh])
-            self.private.extend(e for e in fresh if e.private_to is not None)
-            if fresh:
-                self.last_hash = fresh[-1].hash
+            self._take([e for e in events if e.seq > self.last_seq])
 
     def follow(self, events: Sequence[StoredEvent]) -> bool:
         """Remember events just appended when they follow ``last_seq`` (some may be held
@@ -146,10 +142,15 @@ class MatchFolds:
             fresh = [e for e in events if e.seq > self.last_seq]
             if not fresh or fresh[0].seq != self.last_seq + 1:
                 return False
-            self._add(to_facts(fresh), [e.recorded_at for e in fresh])
-            self.private.extend(e for e in fresh if e.private_to is not None)
-            self.last_hash = fresh[-1].hash
+            self._take(fresh)
             return True
+
+    def _take(self, fresh: Sequence[StoredEvent]) -> None:
+        """``fresh`` (the events after ``last_seq``, in seq order) remembered (lock held)."""
+        self._add(to_facts(fresh), [e.recorded_at for e in fresh])
+        self.private.extend(e for e in fresh if e.private_to is not None)
+        if fresh:
+            self.last_hash = fresh[-1].hash
 
     def held(self) -> tuple[int, str | None]:
         """How many facts are held and the hash of the last one's event (None when unknown),
