@@ -36,6 +36,7 @@ points of ``POINTS``.
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from array import array
 from bisect import bisect_right
@@ -55,6 +56,8 @@ from projections.facts import setup_of, to_facts
 from projections.stored_checkpoints import FoldStore, StoredFolds
 from projections.stored_heads import Heads, TimelineIndex
 from projections.views import Known
+
+log = logging.getLogger(__name__)
 
 EVERY = 200
 READ_PART = 1000
@@ -408,7 +411,10 @@ class Checkpoints:
         with self._lock:
             folds = self._matches.get(match_id)
         if folds is not None:
-            folds.follow(stored)
+            try:
+                folds.follow(stored)
+            except Exception:  # never the append's failure: a later read takes the events
+                log.warning("appended events not followed in memory", exc_info=True)
         stride = self.stored.stride
         closed = any(e.type == MATCH_CLOSED for e in stored)
         if not closed and stored[-1].seq // stride == (stored[0].seq - 1) // stride:

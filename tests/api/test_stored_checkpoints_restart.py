@@ -184,6 +184,27 @@ def test_a_match_played_live_has_its_checkpoints_taken_without_its_log_read_back
     assert live.seq == service.store.last_seq(api.match_id)
 
 
+def test_an_append_whose_events_cannot_join_the_log_in_memory_still_answers(
+    app: Any, api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Checkpoints.appended`` never raises: when following an append in memory fails, the
+    command still answers as recorded, and the checkpoints' job reads the events instead."""
+    service: MatchService = app.state.service
+    small_checkpoints(service)
+
+    def broken(self: Any, events: Any) -> bool:
+        raise RuntimeError("not followed")
+
+    monkeypatch.setattr(checkpoints.MatchFolds, "follow", broken)
+    t0 = api.clock.now
+    played(api, 6)  # each command answers 201 (``api.ok``)
+    assert service.checkpoints.stored is not None
+    service.checkpoints.stored.flush()
+    assert stored(service, api.match_id) >= 1
+    at = t0 + timedelta(seconds=20)
+    assert rendered(service, api.match_id, at, Known()) == full(service, api.match_id, at, None)
+
+
 def test_the_stored_states_of_a_match_share_the_pages_of_its_history(
     app: Any, api: Api, restart: Restart
 ) -> None:
