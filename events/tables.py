@@ -101,11 +101,13 @@ tlog_leaves = Table(
     Column("idx", BigInteger, primary_key=True, autoincrement=False),
     Column("kind", String(16), nullable=False),
     Column("match_id", String(36), nullable=True, unique=True),
+    Column("tournament_id", String(36), nullable=True),
     Column("leaf", String, nullable=False),
     Column("leaf_hash", String(64), nullable=False),
     Column("recorded_at", UTCDateTime(), nullable=False),
     CheckConstraint("idx >= 0", name="ck_tlog_leaves_idx"),
-    CheckConstraint("kind IN ('match', 'key_rotation')", name="ck_tlog_leaves_kind"),
+    CheckConstraint("kind IN ('match', 'key_rotation', 'tournament')", name="ck_tlog_leaves_kind"),
+    UniqueConstraint("tournament_id", name="uq_tlog_leaves_tournament_id"),
 )
 """One row per leaf, in the log's order; ``leaf`` is the leaf's exact bytes (canonical JSON)."""
 
