@@ -7,7 +7,6 @@ Errors are :class:`LogError` with a stable code (the API's table maps them to HT
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ from adjudicator.kernel.canonical import canonical_json, iso
 from events import matches as match_queries
 from events import rows, signing, tlog
 from events.errors import StoreError
+from events.record import PROOF_FORMAT
 from events.store import EventStore, storable
 from events.tables import matches, tlog_cosignatures, tlog_leaves
 from events.transparency.checkpoint import CheckpointError, open_checkpoint
@@ -31,7 +31,6 @@ from events.transparency.note import (
     parse_note,
 )
 
-PROOF_FORMAT = "adjudicator-log-proof/1"
 MAX_ENTRIES = 1000
 
 
@@ -135,28 +134,13 @@ class LogStore:
         return {"tree_size": current, "entries": [leaf.as_json() for leaf in found]}
 
     def trailer(self, match_id: str) -> str | None:
-        """The last line of a closed match's export: its leaf, the inclusion proof against the
-        tree the close made (size = index + 1) and that tree's signed checkpoint. The same bytes
-        at every export (the checkpoint of a size is signed once and kept)."""
+        """The last line of a closed match's export (``tlog.trailer``): the same bytes at
+        every export (the checkpoint of a size is signed once and kept)."""
         with self.store._writer() as conn:
             leaf = tlog.leaf_of_match(conn, match_id)
             if leaf is None:
                 return None
-            tree_size = leaf.index + 1
-            try:
-                note = tlog.checkpoint(conn, tree_size, self.store.signer, self._now())
-            except tlog.NoCheckpoint:
-                return None
-            proof = tlog.inclusion(conn, leaf.index, tree_size)
-        line = {
-            "format": PROOF_FORMAT,
-            "leaf": leaf.leaf.decode(),
-            "leaf_index": leaf.index,
-            "tree_size": tree_size,
-            "inclusion": tlog.b64(proof),
-            "checkpoint": note,
-        }
-        return json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n"
+            return tlog.trailer(conn, leaf, self.store.signer, self._now())
 
     # witnesses
 

@@ -355,6 +355,34 @@ def record_text(
     return dumps(header, events, reveal)
 
 
+TOURNAMENT_LOG = "tournament/1"
+"""The ``rules_version`` of a tournament's log written as a record (its stream's own rules)."""
+TOURNAMENT_SEALED = "tournament.sealed"
+"""The event that seals a tournament: its log ends there, and is byte-stable from then on."""
+
+
+def tournament_log_text(
+    tournament_id: str,
+    game: str,
+    created_at: datetime,
+    events: Sequence[StoredEvent],
+    exported_at: datetime,
+) -> str:
+    """A tournament's log as a record (a match record's form; its header's ``match_id`` the
+    tournament's id, ``rules_version`` :data:`TOURNAMENT_LOG`). A sealed log (its last event
+    :data:`TOURNAMENT_SEALED`) is byte-stable, as a closed match's record is: status
+    ``closed``, exported at the seal whoever exports it whenever, so the transparency log's
+    ``record_sha256`` of it can be recomputed by anyone holding it."""
+    sealed = bool(events) and events[-1].type == TOURNAMENT_SEALED
+    if sealed:
+        exported_at = events[-1].recorded_at
+    status = "closed" if sealed else "open"
+    header = header_json(
+        tournament_id, game, TOURNAMENT_LOG, status, created_at, exported_at, events
+    )
+    return dumps(header, events)
+
+
 def dumps(
     header: Header | dict[str, Any], events: Sequence[StoredEvent], reveal: bool = True
 ) -> str:

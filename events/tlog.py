@@ -2,7 +2,9 @@
 
 Every closed match is a leaf (:func:`match_leaf`), appended by the transaction that closes the
 match (``EventStore.append`` with ``close``, and ``EventStore.import_match`` of a closed record),
-so a closed match without its leaf cannot exist. A key rotation is a leaf too. Leaves are
+so a closed match without its leaf cannot exist. A sealed tournament is a leaf
+(:func:`tournament_leaf`), appended by the transaction that records its seal. A key rotation is
+a leaf too. Leaves are
 appended one at a time under a lock (PostgreSQL: the global-position counter's row, which a
 close or an import holds already, see :func:`lock`; SQLite: its one writer), and each append
 stores the perfect subtrees it completes (about two nodes), so any root or proof reads
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +32,7 @@ from sqlalchemy import Connection, and_, func, insert, or_, select
 from adjudicator.kernel.canonical import canonical_json, iso
 from adjudicator.kernel.decider import MATCH_CLOSED
 from events.envelope import StoredEvent
-from events.record import record_text
+from events.record import PROOF_FORMAT, record_text, tournament_log_text
 from events.records import MatchRecord
 from events.signing import current_signer, timestamper
 from events.tables import tlog_checkpoints, tlog_cosignatures, tlog_leaves, tlog_nodes
@@ -83,6 +86,30 @@ def match_leaf(match: MatchRecord, events: Sequence[StoredEvent]) -> bytes:
     )
 
 
+def tournament_leaf(
+    tournament_id: str, game: str, created_at: datetime, events: Sequence[StoredEvent]
+) -> bytes:
+    """The leaf of a sealed tournament (``events``: its whole log, the seal last): the
+    canonical JSON of ``{tournament_id, name, game, sealed_at, chain_head, record_sha256,
+    matches}``, where ``record_sha256`` is the SHA-256 of its log's bytes as a record
+    (``events.record.tournament_log_text``) and ``matches`` the seal's: each match's id and
+    the hash of its last event, every one closed. The log's chain and the matches' own leaves
+    then vouch for the whole event."""
+    sealed = events[-1]
+    text = tournament_log_text(tournament_id, game, created_at, events, sealed.recorded_at)
+    return canonical_json(
+        {
+            "tournament_id": tournament_id,
+            "name": events[0].payload["name"],
+            "game": game,
+            "sealed_at": sealed.recorded_iso,
+            "chain_head": sealed.hash,
+            "record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            "matches": sealed.payload["matches"],
+        }
+    )
+
+
 def lock(conn: Connection) -> None:
     """Serialise leaf appends until commit (SQLite's write transaction already does): on
     PostgreSQL by the global-position counter's row, which every append of events holds from
@@ -130,6 +157,7 @@ def append_reading(
     leaf: bytes,
     recorded_at: datetime,
     locked: bool = False,
+    tournament_id: str | None = None,
 ) -> tuple[int, merkle.NodeMap]:
     """:func:`append`, answering also the nodes the new tree's root needs (read in the same
     query as those the append needs: a close signs the new root at once); ``locked``: the
@@ -146,6 +174,7 @@ def append_reading(
             idx=index,
             kind=kind,
             match_id=match_id,
+            tournament_id=tournament_id,
             leaf=leaf.decode(),
             leaf_hash=hashed.hex(),
             recorded_at=recorded_at,
@@ -171,6 +200,27 @@ def append_match(
     index, known = append_reading(conn, "match", match.match_id, leaf, match.closed_at, locked=True)
     if signer is not None:
         store_checkpoint(conn, index + 1, signer, match.closed_at, known)
+    return index
+
+
+def append_tournament(
+    conn: Connection,
+    tournament_id: str,
+    game: str,
+    created_at: datetime,
+    events: Sequence[StoredEvent],
+    signer: Signer | None,
+) -> int:
+    """The sealed tournament's leaf (see :func:`tournament_leaf`), appended under the log's
+    lock in the transaction that records the seal, and (with a signer) the checkpoint of the
+    size it reaches."""
+    sealed_at = events[-1].recorded_at
+    leaf = tournament_leaf(tournament_id, game, created_at, events)
+    index, known = append_reading(
+        conn, "tournament", None, leaf, sealed_at, tournament_id=tournament_id
+    )
+    if signer is not None:
+        store_checkpoint(conn, index + 1, signer, sealed_at, known)
     return index
 
 
@@ -228,8 +278,35 @@ def leaf_of_match(conn: Connection, match_id: str) -> Leaf | None:
     return None if row is None else _leaf(row)
 
 
+def leaf_of_tournament(conn: Connection, tournament_id: str) -> Leaf | None:
+    query = select(tlog_leaves).where(tlog_leaves.c.tournament_id == tournament_id)
+    row = conn.execute(query).first()
+    return None if row is None else _leaf(row)
+
+
 def _leaf(row: Any) -> Leaf:
     return Leaf(row.idx, row.kind, row.match_id, row.leaf.encode(), bytes.fromhex(row.leaf_hash))
+
+
+def trailer(conn: Connection, leaf: Leaf, configured: Signer | None, now: datetime) -> str | None:
+    """The last line of the export of what ``leaf`` logs (a closed match's record, a sealed
+    tournament's log): the leaf, the inclusion proof against the tree its append made (size =
+    index + 1) and that tree's signed checkpoint (None when no key can sign it)."""
+    tree_size = leaf.index + 1
+    try:
+        note = checkpoint(conn, tree_size, configured, now)
+    except NoCheckpoint:
+        return None
+    proof = inclusion(conn, leaf.index, tree_size)
+    line = {
+        "format": PROOF_FORMAT,
+        "leaf": leaf.leaf.decode(),
+        "leaf_index": leaf.index,
+        "tree_size": tree_size,
+        "inclusion": b64(proof),
+        "checkpoint": note,
+    }
+    return json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def entries(conn: Connection, start: int, end: int) -> list[Leaf]:

@@ -18,17 +18,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, func, insert, select, update
+from sqlalchemy import Connection, Row, Select, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.kernel.canonical import iso
 from adjudicator.kernel.errors import quoted
 from events import matches as match_queries
-from events import rows
+from events import rows, tlog
 from events.appending import record_time, seal_batch
 from events.envelope import GENESIS_HASH, NewEvent, StoredEvent
 from events.errors import InvalidEvent, StoreError, VersionConflict
+from events.record import TOURNAMENT_SEALED
 from events.records import MatchRecord, NewMatch
+from events.signing import current_signer
 from events.store import EventStore, check_batch, storable
 from events.tables import events, matches
 from events.tournament_tables import tournament_events, tournaments
@@ -109,14 +111,24 @@ class TournamentStore:
     ) -> list[StoredEvent]:
         """Append ``batch`` after seq ``expected_seq``, and create ``matches`` (a round's) in
         the same transaction; raises VersionConflict when another writer got in first (then
-        nothing is stored), UnknownTournament when there is no such tournament."""
+        nothing is stored), UnknownTournament when there is no such tournament. A batch that
+        ends with the seal (``tournament.sealed``) appends the tournament's leaf to the
+        transparency log in the same transaction (``tlog.append_tournament``, with the
+        checkpoint of the size it reaches), so a sealed tournament without its leaf cannot
+        exist."""
         check_batch(batch)
-        self.get(tournament_id)
+        record = self.get(tournament_id)
         try:
             with self.store._writer() as conn:
                 stored = _append(conn, tournament_id, expected_seq, batch, self.store._now())
                 for new in matches:
                     self.store.insert_match(conn, new)
+                if stored[-1].type == TOURNAMENT_SEALED:
+                    every = [_event(row) for row in conn.execute(_stream(tournament_id))]
+                    signer = current_signer(conn, self.store.signer)
+                    tlog.append_tournament(
+                        conn, tournament_id, record.game, record.created_at, every, signer
+                    )
                 return stored
         except IntegrityError as error:  # a racing insert of the same seqs
             raise VersionConflict(expected_seq, self.get(tournament_id).last_seq) from error
@@ -178,16 +190,50 @@ class TournamentStore:
                 found |= {match_id: int(seq) for match_id, seq in conn.execute(search).all()}
         return found
 
+    def match_heads(self, match_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Each stored match's status and the hash of its last event, in one query."""
+        wanted = [m for m in match_ids if storable(m)]
+        if not wanted:
+            return {}
+        query = (
+            select(matches.c.match_id, matches.c.status, events.c.hash)
+            .join(
+                events,
+                (events.c.match_id == matches.c.match_id) & (events.c.seq == matches.c.last_seq),
+            )
+            .where(matches.c.match_id.in_(wanted))
+        )
+        with self._reader() as conn:
+            return {m: (status, head) for m, status, head in conn.execute(query).all()}
+
     def read(self, tournament_id: str, recorded_by: datetime | None = None) -> list[StoredEvent]:
         """The stream in seq order, recorded at or before ``recorded_by`` (None: all)."""
         if not storable(tournament_id):
             return []
-        query = select(tournament_events).where(tournament_events.c.tournament_id == tournament_id)
+        query = _stream(tournament_id)
         if recorded_by is not None:
             query = query.where(tournament_events.c.recorded_at <= recorded_by)
         with self._reader() as conn:
-            rows = conn.execute(query.order_by(tournament_events.c.seq)).all()
+            rows = conn.execute(query).all()
         return [_event(row) for row in rows]
+
+    def trailer(self, tournament_id: str) -> str | None:
+        """The last line of a sealed tournament's log as a record: its leaf, the inclusion
+        proof against the tree the seal made and that tree's signed checkpoint (None: not
+        sealed, or no key can sign)."""
+        if not storable(tournament_id):
+            return None
+        with self.store._writer() as conn:
+            leaf = tlog.leaf_of_tournament(conn, tournament_id)
+            if leaf is None:
+                return None
+            return tlog.trailer(conn, leaf, self.store.signer, self.store._now())
+
+
+def _stream(tournament_id: str) -> Select[Any]:
+    """The tournament's events in seq order."""
+    query = select(tournament_events).where(tournament_events.c.tournament_id == tournament_id)
+    return query.order_by(tournament_events.c.seq)
 
 
 def _append(
