@@ -29,6 +29,7 @@ REPAIRED = "tournament.repaired"
 FORFEIT = "tournament.forfeit"
 WITHDRAWN = "tournament.withdrawn"
 CONCLUDED = "tournament.concluded"
+SEALED = "tournament.sealed"
 
 FIRST_SEAT, SECOND_SEAT = "alpha", "beta"
 """The seats of every tournament match: the pairing's ``first`` plays ``alpha``."""
@@ -81,6 +82,9 @@ class Tournament:
     """Player id -> the chat author ids registered for it (a match's chat import maps them)."""
     concluded: str | None = None
     """The organizer's reason for ending the event before its planned rounds (None: not)."""
+    sealed: str | None = None
+    """The organizer's reason for sealing the finished event (None: not sealed): its matches
+    closed, its log a leaf of the transparency log, no act taken after."""
 
     @property
     def withdrawn_ids(self) -> frozenset[str]:
@@ -165,6 +169,8 @@ def evolve(tournament: Tournament, event: StoredEvent) -> Tournament:
         changes["withdrawn"] = {**tournament.withdrawn, data["player"]: data["reason"]}
     elif event.type == CONCLUDED:
         changes["concluded"] = data["reason"]
+    elif event.type == SEALED:
+        changes["sealed"] = data["reason"]
     return _replace(tournament, changes)
 
 

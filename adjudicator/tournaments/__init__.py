@@ -22,6 +22,7 @@ from adjudicator.tournaments.model import (
 from adjudicator.tournaments.rules import (
     check_conclusion,
     check_entries,
+    check_seal,
     check_settings,
     is_finished,
     pair_next,
@@ -46,6 +47,7 @@ __all__ = [
     "TournamentError",
     "check_conclusion",
     "check_entries",
+    "check_seal",
     "check_settings",
     "is_finished",
     "pair_next",

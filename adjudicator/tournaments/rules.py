@@ -271,6 +271,27 @@ def check_conclusion(
         raise TournamentError("tournament_finished", "the tournament is finished already")
 
 
+def check_seal(
+    settings: Settings,
+    players: Sequence[Player],
+    rounds: Sequence[Round],
+    withdrawn: frozenset[str] = frozenset(),
+    concluded: bool = False,
+) -> None:
+    """Whether the organizer may seal the event (its results final, its log signed): only once
+    it is finished, every planned round played with its results (elimination: the bracket
+    decided) or the event concluded early (``tournament_not_finished`` before)."""
+    _check_all(settings, players, rounds, withdrawn)
+    if concluded:
+        return
+    if not _finished(settings, players, rounds, withdrawn):
+        raise TournamentError(
+            "tournament_not_finished",
+            "the tournament is not finished: every planned round needs its results first"
+            " (or conclude it as it stands)",
+        )
+
+
 def standings(
     settings: Settings,
     players: Sequence[Player],

@@ -18,6 +18,7 @@ from adjudicator.tournaments import (
     TournamentError,
     check_conclusion,
     check_entries,
+    check_seal,
     check_settings,
     pair_next,
     planned_rounds,
@@ -277,3 +278,17 @@ def test_an_event_may_be_concluded_between_rounds_only_and_is_then_finished_as_i
     assert cut.finished and cut.champion is None  # an elimination's champion is won, not led
     before_any = standings(s, players, [], concluded=True)
     assert before_any.finished and before_any.champion is None
+
+
+@pytest.mark.parametrize("s", [RR, SWISS, SINGLE, DOUBLE], ids=lambda s: str(s.format))
+def test_an_event_is_sealed_once_finished_or_concluded_and_not_before(s: Settings) -> None:
+    players = field(6)
+    refused("tournament_not_finished", lambda: check_seal(s, players, []))
+    first = [results(1, pair_next(s, players, []), higher_seed_wins)]
+    refused("tournament_not_finished", lambda: check_seal(s, players, first))
+    check_seal(s, players, first, concluded=True)  # ended early between rounds: as it stands
+    done = play(s, players, higher_seed_wins)
+    check_seal(s, players, done)
+    refused("tournament_not_finished", lambda: check_seal(s, players, done[:-1]))
+    unplayed = [*done[:-1], Round(done[-1].number, done[-1].pairings, {})]
+    refused("tournament_not_finished", lambda: check_seal(s, players, unplayed))
