@@ -39,6 +39,10 @@ from projections.verify import Check
 
 ConsistencyFetch = Callable[[int, int], list[bytes]]
 """Fetches the consistency proof between two tree sizes (from the log's /log/proof/consistency)."""
+LeafCheck = Callable[[Record], Check]
+"""The ``log_leaf`` check of a record that carries a proof: whether the leaf names it (a
+closed match's record: :func:`match_leaf_check`; a sealed tournament's log:
+``api.service.tournament_audit.seal_leaf_check``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +76,14 @@ def log_checks(
     keys: Sequence[PublicKey],
     trusted: str | None = None,
     fetch: ConsistencyFetch | None = None,
+    leaf_check: LeafCheck | None = None,
 ) -> list[Check]:
+    """The checks of the module's docstring; ``leaf_check``: how the leaf must name the record
+    (default :func:`match_leaf_check`)."""
     proof = record.log_proof
     if proof is None:
         return [Check("log_leaf", False, "the record carries no transparency-log proof")]
-    checks = [_leaf_check(record)]
+    checks = [(leaf_check or match_leaf_check)(record)]
     try:
         cp, opened = open_checkpoint(proof.checkpoint, [k.verifier for k in keys])
     except (NoteError, CheckpointError) as error:
@@ -90,12 +97,8 @@ def log_checks(
     return checks
 
 
-def _leaf_check(record: Record) -> Check:
-    assert record.log_proof is not None
-    try:
-        leaf = json.loads(record.log_proof.leaf)
-    except ValueError:
-        return Check("log_leaf", False, "the leaf is not JSON")
+def match_leaf_check(record: Record) -> Check:
+    """``log_leaf`` of a closed match's record: the leaf's fields are the record's."""
     closed = next((e for e in reversed(record.events) if e.type == MATCH_CLOSED), None)
     if record.header.status != "closed" or not record.events:
         return Check("log_leaf", False, "a record with a log proof is a closed match's")
@@ -108,6 +111,18 @@ def _leaf_check(record: Record) -> Check:
         "record_sha256": record.record_sha256,
         "result": None if closed is None else closed.payload.get("result"),
     }
+    return leaf_names(record, expected)
+
+
+def leaf_names(record: Record, expected: dict[str, Any]) -> Check:
+    """``log_leaf``: the record's leaf (JSON) holds exactly ``expected``, no field more."""
+    assert record.log_proof is not None
+    try:
+        leaf = json.loads(record.log_proof.leaf)
+    except ValueError:
+        return Check("log_leaf", False, "the leaf is not JSON")
+    if not isinstance(leaf, dict):
+        return Check("log_leaf", False, "the leaf is not a JSON object")
     wrong = sorted(k for k in expected.keys() | leaf.keys() if leaf.get(k) != expected.get(k))
     if wrong:
         return Check("log_leaf", False, f"the leaf does not match the record: {', '.join(wrong)}")

@@ -36,7 +36,7 @@ from events.transparency.note import (
     open_note,
     parse_note,
 )
-from projections.log_checks import PublicKey, log_checks, parse_keys
+from projections.log_checks import LeafCheck, PublicKey, log_checks, parse_keys
 from projections.verify import Check
 
 TIMEOUT = 10.0
@@ -51,13 +51,15 @@ class LogTrust:
     trusted: str | None = None
     log_url: str | None = None
 
-    def checks(self, record: Record) -> list[Check]:
+    def checks(self, record: Record, leaf_check: LeafCheck | None = None) -> list[Check]:
+        """``record``'s transparency-log checks (``projections.log_checks``; ``leaf_check``:
+        how its leaf must name it, a closed match's record by default)."""
         try:
             keys = parse_keys(self.keys_text)
         except (NoteError, ValueError, KeyError) as error:
             return [Check("log_signature", False, f"the --key given is not a key: {error}")]
         fetch = None if self.log_url is None else _fetcher(self.log_url)
-        return log_checks(record, keys, self.trusted, fetch)
+        return log_checks(record, keys, self.trusted, fetch, leaf_check)
 
 
 def trust_from_args(

@@ -1,4 +1,4 @@
-"""``adjudicator tournament create|pair|forfeit|withdraw|conclude|standings|verify|export``: a
+"""``adjudicator tournament create|pair|forfeit|withdraw|conclude|seal|standings|verify|export``: a
 tournament run against the service's HTTP API (``--url`` or ``ADJUDICATOR_URL``, default
 http://127.0.0.1:8000), with the operator's token to create and the organizer's for the rest
 (``--token`` or ``ADJUDICATOR_TOKEN``). Answers are printed as JSON (standings as a table
@@ -71,6 +71,9 @@ def add_parser(sub: Any) -> None:
     conclude = _action(actions, "conclude", "end the event early, as it stands (organizer token)")
     conclude.add_argument("tournament_id")
     conclude.add_argument("--reason", required=True)
+    seal = _action(actions, "seal", "close its matches, sign its log: final (organizer token)")
+    seal.add_argument("tournament_id")
+    seal.add_argument("--reason", required=True)
     table = _action(actions, "standings", "the standings (a table, or --json)")
     table.add_argument("tournament_id")
     table.add_argument("--at", help="game time (RFC 3339; default now)")
@@ -185,6 +188,12 @@ def _conclude(http: httpx.Client, headers: dict[str, str], args: argparse.Namesp
     return 0
 
 
+def _seal(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
+    url = f"/tournaments/{args.tournament_id}/seal"
+    _print(_answer(http.post(url, json={"reason": args.reason}, headers=headers)))
+    return 0
+
+
 def _standings(http: httpx.Client, headers: dict[str, str], args: argparse.Namespace) -> int:
     params = {k: v for k, v in (("at", args.at), ("known_at", args.known_at)) if v}
     url = f"/tournaments/{args.tournament_id}/standings"
@@ -211,6 +220,8 @@ def standings_table(answer: dict[str, Any]) -> str:
     status = "finished, champion " + str(answer["champion"]) if answer["finished"] else "running"
     if answer.get("concluded"):
         status += f" (ended early: {answer['concluded']})"
+    if answer.get("sealed"):
+        status += f" (sealed: {answer['sealed']})"
     known = f", as known at {answer['known_at']}" if answer["known_at"] else ""
     stale = "".join(
         f"\nround {s['round']} was paired on a result since changed: "
@@ -260,6 +271,7 @@ ACTIONS = {
     "forfeit": _forfeit,
     "withdraw": _withdraw,
     "conclude": _conclude,
+    "seal": _seal,
     "standings": _standings,
     "verify": _verify,
     "export": _export,

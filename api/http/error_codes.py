@@ -196,6 +196,10 @@ CODES: dict[str, Code] = {
         round_started="tournament: a match of the round has started: it is not re-paired",
         round_not_paired="tournament: no round has been paired yet",
         player_withdrawn="tournament: the player has withdrawn already",
+        tournament_not_finished="tournament: a round is still to be played or to have its"
+        " results (seal it once finished, or conclude it first)",
+        tournament_sealed="tournament: the organizer sealed it; it takes no act",
+        match_not_closed="tournament: a match could not be closed for the seal; seal again",
     ),
     **_table(500, internal_error="the service failed; quote the request id"),
     **_table(

@@ -53,6 +53,10 @@ class Tournament(Answer):
     concluded: str | None = Field(
         description="the organizer's reason for ending the event before its planned rounds"
     )
+    sealed: str | None = Field(
+        description="the organizer's reason for sealing the finished event: its matches"
+        " closed, its log a leaf of the transparency log, no act taken after",
+    )
     last_seq: int
 
 
@@ -109,6 +113,10 @@ class Standings(Answer):
     finished: bool
     concluded: str | None = Field(
         description="the organizer ended the event early (the reason): finished as it stands"
+    )
+    sealed: str | None = Field(
+        description="the organizer's reason for sealing the finished event: its matches"
+        " closed, its log a leaf of the transparency log, no act taken after",
     )
     champion: str | None
     rows: list[StandingRow]

@@ -27,7 +27,7 @@ from events.record import (
 )
 from projections.collector import collector_paused
 from projections.facts import setup_of
-from projections.log_checks import PublicKey, log_checks
+from projections.log_checks import LeafCheck, PublicKey, log_checks
 from projections.record import match_row
 from projections.verify import Check, VerifyReport, verify_record
 
@@ -117,11 +117,19 @@ def log_checks_of(
     record = Record(
         header, events, frozenset(), proof, None if proof is None else Signed(text, len(text))
     )
+    return store_log_checks(store, record)
+
+
+def store_log_checks(
+    store: EventStore, record: Record, leaf_check: LeafCheck | None = None
+) -> list[Check]:
+    """``record``'s transparency-log checks against this service's keys (``leaf_check``: how
+    its leaf must name it, a closed match's record by default)."""
     keys = [
         PublicKey(key.verifier, key.valid_from, key.valid_until)
         for key in LogStore(store).signing_keys()
     ]
-    return log_checks(record, keys)
+    return log_checks(record, keys, leaf_check=leaf_check)
 
 
 def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:

@@ -5,6 +5,9 @@ offline. One report, check by check:
 * ``match <id>`` — each match's own report (chain, commitments, header, re-fold; for a closed
   match verified online, and offline with ``verify --key``, its transparency-log proof too),
   folded into one check each;
+* ``seal`` — a sealed tournament's log against its transparency-log proof (online, and
+  offline with ``verify --key``; a tournament not sealed fails it there): the leaf names the
+  log's bytes, its last hash and every match with the hash of its last event;
 * ``pairing round N`` — each recorded pairing (``tournament.round_paired``/``repaired``)
   recomputed by the pure rules from the tournament as recorded before it and every earlier
   match's result as the pairing read it (the fold of the match's events up to the seq it
@@ -23,7 +26,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -34,15 +37,15 @@ from api.service import audit
 from api.service.shared_reports import BoundedMemo
 from api.service.tournaments import TournamentService
 from events import StoredEvent
-from events.record import Record, RecordFormatError, dumps, loads, make_header
+from events.record import TOURNAMENT_SEALED, Record, RecordFormatError, loads, tournament_log_text
 from projections import tournaments as tfold
 from projections.collector import collector_paused
+from projections.log_checks import LeafCheck, leaf_names
 from projections.tournament_results import MatchResults, RecordStreams, Result
 from projections.verify import Check, VerifyReport, chain_check, counting
 from projections.views import Known
 
 FORMAT = "adjudicator-tournament/1"
-LOG_RULES = "tournament/1"
 Reader = Callable[[str, datetime, int | None], Mapping[str, Any] | None]
 """(match id, instant, seq) -> the match's result at that game time as known at that record
 time, or, given a seq, as its events 1..seq fold (what a pairing recorded it read)."""
@@ -212,6 +215,10 @@ def verify_stored(
         matches, logs = service.store.match_streams(match_ids)
     chain = chain_check(events)
     checks, intact = [chain], set()
+    if events and events[-1].type == TOURNAMENT_SEALED:
+        heads = {m: logs[m][-1].hash for m in match_ids if logs.get(m)}
+        against_ours = partial(audit.store_log_checks, store)
+        checks.append(seal_check(sealed_log(service, tournament_id, events), heads, against_ours))
     for m in match_ids:
         if m not in matches:
             checks.append(Check(f"match {m}", False, "the tournament pairs a match not stored"))
@@ -225,25 +232,80 @@ def verify_stored(
 
 
 def export_bundle(service: TournamentService, tournament_id: str) -> str:
-    record = service.store.get(tournament_id)
     events = service.events(tournament_id)
     now = service.matches.clock()
-    header = make_header(
-        match_id=tournament_id,
-        game=record.game,
-        rules_version=LOG_RULES,
-        status="open",
-        created_at=record.created_at,
-        exported_at=now,
-        events=events,
-    )
-    log = dumps(header, events)
+    log = sealed_log(service, tournament_id, events, now)
     matches = {
         m: audit.export_text(service.matches.store, m, reveal=True, exported_at=now)
         for m in tfold.fold_tournament(events).match_ids()
     }
     bundle = {"format": FORMAT, "tournament_id": tournament_id, "log": log, "matches": matches}
     return json.dumps(bundle, sort_keys=True, ensure_ascii=False)
+
+
+def sealed_log(
+    service: TournamentService,
+    tournament_id: str,
+    events: Sequence[StoredEvent],
+    exported_at: datetime | None = None,
+) -> str:
+    """The tournament's log as a record (``events.record.tournament_log_text``); a sealed one
+    is byte-stable and ends with the line of its transparency-log proof (its leaf, inclusion
+    proof and signed checkpoint), as a closed match's export does."""
+    record = service.store.get(tournament_id)
+    now = exported_at or service.matches.clock()
+    text = tournament_log_text(tournament_id, record.game, record.created_at, events, now)
+    if events and events[-1].type == TOURNAMENT_SEALED:
+        text += service.store.trailer(tournament_id) or ""
+    return text
+
+
+def seal_leaf_check(heads: Mapping[str, str]) -> LeafCheck:
+    """``log_leaf`` of a sealed tournament's log: the leaf's fields are the log's (its id,
+    name, game, seal time, last hash, the SHA-256 of its bytes) and the seal's matches, each
+    with the hash of its last event, are ``heads``: the match records beside it (a bundle's,
+    or the store's)."""
+
+    def check(record: Record) -> Check:
+        events = record.events
+        sealed = events[-1] if events else None
+        if record.header.status != "closed" or sealed is None or sealed.type != TOURNAMENT_SEALED:
+            return Check("log_leaf", False, "a log with a proof is a sealed tournament's")
+        named = sealed.payload.get("matches")
+        if named != dict(heads):
+            return Check(
+                "log_leaf", False, "the seal's matches and last hashes are not the match records'"
+            )
+        expected = {
+            "tournament_id": record.header.match_id,
+            "name": events[0].payload.get("name"),
+            "game": record.header.game,
+            "sealed_at": sealed.recorded_iso,
+            "chain_head": sealed.hash,
+            "record_sha256": record.record_sha256,
+            "matches": named,
+        }
+        return leaf_names(record, expected)
+
+    return check
+
+
+def seal_check(log: str | Record, heads: Mapping[str, str], checks_of: LogChecks) -> Check:
+    """The tournament log's transparency-log checks (``checks_of``, against the keys trusted)
+    folded into one ``seal`` check: its first failure, or what verified. A log not sealed
+    carries no proof and fails it."""
+    try:
+        record = loads(log) if isinstance(log, str) else log
+    except RecordFormatError as error:
+        return Check("seal", False, f"the log does not parse: {error}")
+    checks = checks_of(record, seal_leaf_check(heads))
+    bad = next((c for c in checks if not c.ok), None)
+    if bad is not None:
+        return Check("seal", False, f"{bad.name}: {bad.detail}")
+    return Check("seal", True, SEALED_OK)
+
+
+SEALED_OK = "sealed: the log's leaf, signature and inclusion proof verify, every match named"
 
 
 def is_bundle(text: str) -> bool:
@@ -274,9 +336,16 @@ Reads = Mapping[str, Sequence[tuple[datetime, int | None]]]
 """Match id -> the instants a recorded pairing reads its result at, each with the last seq
 of the match the pairing recorded it read (None: read by record time)."""
 Results = dict[tuple[str, datetime, int | None], "Result | ReadFailed"]
-LogChecks = Callable[[Record], list[Check]]
-"""A match record's transparency-log checks against the keys the verifier trusts (``verify
---key``: ``api.cli.log.LogTrust.checks``)."""
+
+
+class LogChecks(Protocol):
+    """A record's transparency-log checks against the keys the verifier trusts (``verify
+    --key``: ``api.cli.log.LogTrust.checks``; online: ``audit.store_log_checks``);
+    ``leaf_check``: how the leaf must name the record (a closed match's by default)."""
+
+    def __call__(self, record: Record, leaf_check: LeafCheck | None = None, /) -> list[Check]: ...
+
+
 Checked = tuple[dict[str, Check], Results] | str
 """A batch of records' checks (one a record) and results, or why one of them does not parse."""
 
@@ -307,8 +376,9 @@ def verify_bundle(
     the jobs (:func:`_jobs`): the records' batches (parsed, verified, and folded to their
     results at the instants the pairings read them) and the pairings (each a Swiss matching,
     given the results of the batches it reads). With ``log_checks`` (``verify --key``), each
-    match record's transparency-log checks are part of its check: a match not closed carries
-    no proof and fails them. The tournament's own log is not in the transparency log."""
+    match record's transparency-log checks are part of its check (a match not closed carries
+    no proof and fails them), and the tournament's log is checked against its own proof
+    (``seal``: a tournament not sealed carries none and fails it)."""
     try:
         with collector_paused:
             bundle = orjson.loads(text)
@@ -328,9 +398,24 @@ def verify_bundle(
         return _not_a_bundle(failed)
     verified = {m: check for found, _ in batches for m, check in found.items()}
     checks = [chain_check(log.events)]
+    if log_checks is not None:
+        checks.append(seal_check(log, _record_heads(texts), log_checks))
     checks += [verified[m] for m in texts]
     checks.append(problem or Check("matches", True, f"{len(texts)} match records, the paired ones"))
     return report_json(log.header.match_id, checks + [done[i] for i in pairings])
+
+
+def _record_heads(texts: Mapping[str, str]) -> dict[str, str]:
+    """Each match record's last hash, as its header line says (the record's own check holds
+    the header to its events): what a seal names."""
+    heads = {}
+    for match_id, text in texts.items():
+        try:
+            head = orjson.loads(text[: text.find("\n")]).get("chain_head")
+        except (orjson.JSONDecodeError, AttributeError):
+            head = None
+        heads[match_id] = head if isinstance(head, str) else ""
+    return heads
 
 
 def _not_a_bundle(error: object) -> dict[str, Any]:

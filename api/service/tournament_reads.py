@@ -37,6 +37,7 @@ def summary(service: TournamentService, tournament_id: str) -> dict[str, Any]:
         ],
         "withdrawn": dict(t.withdrawn),
         "concluded": t.concluded,
+        "sealed": t.sealed,
         "last_seq": t.last_seq,
     }
 
@@ -79,6 +80,7 @@ def standings_json(service: TournamentService, view: View) -> dict[str, Any]:
         "last_seq": t.last_seq,
         "finished": standings.finished,
         "concluded": t.concluded,
+        "sealed": t.sealed,
         "champion": standings.champion,
         "rows": rows_json(standings, {p.id: p.name for p in t.players}),
         "crosstable": crosstable_json(standings),

@@ -339,9 +339,56 @@ class TournamentService:
 
         return self._act(tournament_id, decide)[0]
 
+    def seal(self, tournament_id: str, reason: str) -> StoredEvent:
+        """Seal the finished event (every planned round played with its results, or concluded
+        early; ``tournament_not_finished`` before): close each of its matches that is still
+        open, as its host would (the result as folded now is recorded, and the match's leaf
+        enters the transparency log), then record ``tournament.sealed`` naming every match and
+        the hash of its last event, with the tournament's own leaf in the same transaction
+        (``TournamentStore.append``). Its standings are final from then on: a closed match
+        takes no ruling, and the tournament no act (``tournament_sealed``). A process that
+        stops after closing the matches leaves them closed and the tournament unsealed: sealing
+        again records the seal."""
+        t = self.tournament(tournament_id)
+        _require_open(t, after_conclusion=True)
+        self._check_seal(t)
+        match_ids = t.match_ids()
+        for match_id, (status, _) in self.store.match_heads(match_ids).items():
+            if status != "closed":
+                self._close(match_id)
+
+        def decide(t: Tournament) -> Act[None]:
+            self._check_seal(t)
+            heads = self.store.match_heads(t.match_ids())
+            still_open = sorted(m for m, (status, _) in heads.items() if status != "closed")
+            if still_open:
+                raise RuleViolation(
+                    "match_not_closed", f"match {still_open[0]} could not be closed: seal again"
+                )
+            payload = {"reason": reason, "matches": {m: heads[m][1] for m in t.match_ids()}}
+            return Act(fold.SEALED, payload, None)
+
+        return self._act(tournament_id, decide, after_conclusion=True)[0]
+
+    def _check_seal(self, t: Tournament) -> None:
+        rounds = self._rounds(t)
+        concluded = t.concluded is not None
+        rules.check_seal(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
+
+    def _close(self, match_id: str) -> None:
+        """Close a match for its seal, as its host would; one closed meanwhile stays so."""
+        try:
+            host.close(self.matches, match_id, TokenGrant(match_id, "host", None))
+        except (DomainError, StoreError) as error:
+            if getattr(error, "code", None) != "match_closed":
+                raise
+
     @_one_at_a_time
     def _act(
-        self, tournament_id: str, decide: Callable[[Tournament], Act[T]]
+        self,
+        tournament_id: str,
+        decide: Callable[[Tournament], Act[T]],
+        after_conclusion: bool = False,
     ) -> tuple[StoredEvent, T]:
         """The one way an organizer's act is recorded: load the tournament, ``decide``,
         append its event after the seq it was decided against, with the matches it pairs in
@@ -349,7 +396,7 @@ class TournamentService:
         (``version_conflict``) with nothing stored, to be asked again on the fresh
         tournament (not retried here: the organizer decides again on what changed)."""
         t = self.tournament(tournament_id)
-        _require_not_concluded(t)  # an event ended early takes no act
+        _require_open(t, after_conclusion)  # an event ended early or sealed takes no act
         act = decide(t)
         event = NewEvent(act.type, ORGANIZER, self.matches.clock(), act.payload)
         new = [d.new for d in act.matches]
@@ -452,8 +499,12 @@ def _require_no_draws(t: Tournament, results: Mapping[str, Mapping[str, Any] | N
         )
 
 
-def _require_not_concluded(t: Tournament) -> None:
-    if t.concluded is not None:
+def _require_open(t: Tournament, after_conclusion: bool = False) -> None:
+    """No act once the tournament is sealed (``tournament_sealed``), nor once the organizer
+    concluded it (``tournament_finished``) but the seal (``after_conclusion``)."""
+    if t.sealed is not None:
+        raise RuleViolation("tournament_sealed", f"the organizer sealed the tournament: {t.sealed}")
+    if t.concluded is not None and not after_conclusion:
         raise RuleViolation(
             "tournament_finished", f"the organizer concluded the tournament: {t.concluded}"
         )

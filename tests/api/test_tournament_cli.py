@@ -110,7 +110,9 @@ def test_a_bundle_verified_with_key_checks_each_match_s_transparency_log_proof(
     """``verify BUNDLE --key KEYS`` adds each match record's transparency-log checks to its
     check (the key was once ignored for a bundle, silently): a match not closed carries no
     proof and fails; a byte changed that the hash chain cannot see (a space in an envelope)
-    verifies without the key and fails its log leaf with it; forked workers check the same."""
+    verifies without the key and fails its log leaf with it; forked workers check the same.
+    The tournament's own log is checked against its proof (``seal``): it fails until the
+    organizer seals the finished event, which closes the last open match."""
     code, out, _ = run(
         api, capsys, "create", "--name", "Cup", "--game", "zoom", "--format", "round_robin",
         "--player", "Ada", "--player", "Bo", "--player", "Cy", "--token", OPERATOR,
@@ -151,15 +153,21 @@ def test_a_bundle_verified_with_key_checks_each_match_s_transparency_log_proof(
             "detail": tournament_audit.LOGGED_MATCH_OK,
             "seq": None,
         }
+    assert checks["seal"] == {
+        "name": "seal",
+        "ok": False,
+        "detail": "log_leaf: the record carries no transparency-log proof",
+        "seq": None,
+    }
     assert verified()[0] == 0  # without the key: the records' own checks
 
-    last = boards[2]
-    closed = api.client.post(
-        f"/matches/{last['match_id']}/close", headers=api.auth(last["tokens"]["host"])
-    )
-    assert closed.status_code == 201, closed.text
+    code, out, _ = run(api, capsys, "seal", tid, "--reason", "final", "--token", token)
+    assert code == 0, out  # closes the last match, then signs the log
+    assert json.loads(out)["type"] == "tournament.sealed"
     assert run(api, capsys, "export", tid, "-o", str(bundle), "--token", token)[0] == 0
-    assert verified("--key", str(keys))[0] == 0
+    code, checks = verified("--key", str(keys))
+    assert code == 0, checks
+    assert checks["seal"]["detail"] == tournament_audit.SEALED_OK
     side_by_side = subprocess.run(  # forked workers: in a process of its own, not pytest's
         [sys.executable, "-m", "api.cli.main", "verify", "--jobs", "2", "--key", str(keys),
          str(bundle)],
@@ -167,6 +175,7 @@ def test_a_bundle_verified_with_key_checks_each_match_s_transparency_log_proof(
     )  # fmt: skip
     assert side_by_side.returncode == 0, side_by_side.stdout + side_by_side.stderr
     assert side_by_side.stdout.count(tournament_audit.LOGGED_MATCH_OK) == 3
+    assert tournament_audit.SEALED_OK in side_by_side.stdout
 
     data = json.loads(bundle.read_text())
     changed = boards[0]["match_id"]

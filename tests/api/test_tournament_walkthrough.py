@@ -1,11 +1,15 @@
 """The README's tournament walkthrough, step by step through the API, so it cannot rot: an
 8-player Zoom round robin run to the end, then a retroactive void in round 2 that changes the
-winner; the standings before (``known_at``) and after, and the diff naming the ruling."""
+winner; the standings before (``known_at``) and after, and the diff naming the ruling; then
+the seal, after which the bundle verifies with the service's keys (every match and the
+tournament's own log in the transparency log)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from api.cli.log import LogTrust
+from api.service.tournament_audit import LOGGED_MATCH_OK, verify_bundle
 from tests.api.conftest import Api
 from tests.api.test_zoom_over_http import GRID, TARGETS, buzz
 from tests.api.tournament_client import Organizer, declare
@@ -96,3 +100,15 @@ def test_an_eight_player_round_robin_and_a_retroactive_void_that_changes_the_win
 
     report = org.get("/verify")
     assert report["ok"], report
+
+    # the README's last step: the organizer seals the finished event (its open matches closed
+    # as their hosts would close them, its log signed), and the bundle verifies with the keys
+    sealed = org.post("/seal", {"reason": "final standings"})
+    assert sealed.status_code == 201, sealed.text
+    assert org.standings()["champion"] == winner_after
+    text = api.client.get(f"/tournaments/{org.id}/export", headers=api.auth(org.token)).text
+    keys = LogTrust(api.client.get("/.well-known/adjudicator-keys").text)
+    games = api.client.app.state.service.games  # type: ignore[attr-defined]
+    offline = verify_bundle(text, games, log_checks=keys.checks)
+    assert offline["ok"], [c for c in offline["checks"] if not c["ok"]]
+    assert sum(c["detail"] == LOGGED_MATCH_OK for c in offline["checks"]) == 28

@@ -45,7 +45,7 @@ class Keys(BaseModel):
 
 class Leaf(BaseModel):
     index: int
-    kind: str = Field(description="match, or key_rotation")
+    kind: str = Field(description="match, tournament (a sealed one), or key_rotation")
     leaf: str = Field(description="the leaf's exact bytes (canonical JSON) as text")
     leaf_hash: str = Field(description="SHA-256(0x00, leaf), base64")
 

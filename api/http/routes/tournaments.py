@@ -218,6 +218,18 @@ def conclude(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[s
     return tournament_reads.event_json(service.conclude(tournament_id, body.reason))
 
 
+@organizer_act("/tournaments/{tournament_id}/seal", ts.TournamentEvent)
+def seal(service: Tournaments, tournament_id: str, body: Reasoned) -> dict[str, Any]:
+    """Organizer: seal the finished event (every planned round played with its results, or
+    concluded; 409 ``tournament_not_finished`` before). Each of its matches still open is
+    closed as its host would close it, then ``tournament.sealed`` names every match with the
+    hash of its last event and the tournament's log becomes a leaf of the transparency log:
+    its standings are final (a closed match takes no ruling) and ``adjudicator verify BUNDLE
+    --key`` proves the whole event. Once sealed, every act is refused (409
+    ``tournament_sealed``)."""
+    return tournament_reads.event_json(service.seal(tournament_id, body.reason))
+
+
 @router.get(
     "/tournaments/{tournament_id}/standings",
     response_model=ts.Standings,
