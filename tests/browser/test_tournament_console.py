@@ -401,6 +401,47 @@ def test_the_organizer_ends_an_event_early_by_the_form(server: str, contexts: An
     assert page.errors == []
 
 
+@pytest.mark.slow
+def test_the_organizer_seals_a_finished_event_by_the_form(server: str, contexts: Any) -> None:
+    """A 3-player round robin: the seal is disabled while rounds are left; once every round
+    has its results, the form seals it: the page says sealed with the reason, every organizer's
+    control is disabled, the audit badge verifies, and every match is closed."""
+    body = {"name": "Seal Cup", "game": "zoom", "format": "round_robin",
+            "players": [{"name": n} for n in PLAYERS[:3]], "config": CONFIG}  # fmt: skip
+    made = httpx.post(f"{server}/tournaments", json=body,
+                      headers={"Authorization": f"Bearer {OPERATOR}"}).json()  # fmt: skip
+    tid, token = made["tournament_id"], made["organizer_token"]
+    organizer = {"Authorization": f"Bearer {token}"}
+    page = contexts()
+    page.goto(f"{server}/console/tournaments/{tid}#token={token}")
+    page.wait_for_selector("#seal-form")
+    assert page.is_disabled("#seal-submit")  # nothing played yet
+    hosts = {}
+    for _ in range(3):
+        paired = httpx.post(f"{server}/tournaments/{tid}/rounds", headers=organizer).json()
+        for board in paired["pairings"]:
+            if board["match_id"]:
+                host = {"Authorization": f"Bearer {board['tokens']['host']}"}
+                hosts[board["match_id"]] = host
+                ruling = {"type": "declare_result", "winner": "alpha", "reason": "played"}
+                url = f"{server}/matches/{board['match_id']}/rulings"
+                assert httpx.post(url, json=ruling, headers=host).status_code == 201
+    page.wait_for_selector("#champion:has-text('Finished')", timeout=LIVE_MS)
+    page.wait_for_function("!document.getElementById('seal-submit').disabled", timeout=LIVE_MS)
+    page.fill("#seal-reason", "results checked")
+    page.click("#seal-submit")
+    page.wait_for_selector("#sealed:has-text('results checked')", timeout=LIVE_MS)
+    page.wait_for_selector("#organizer-finished:has-text('sealed')")
+    for control in ("#pair-round", "#forfeit-submit", "#withdraw-submit", "#conclude-submit",
+                    "#seal-submit"):  # fmt: skip
+        assert page.is_disabled(control), control
+    page.wait_for_selector("#audit-badge.ok", timeout=LIVE_MS)
+    for match_id, host in hosts.items():
+        match = httpx.get(f"{server}/matches/{match_id}", headers=host).json()
+        assert match["status"] == "closed", match_id
+    assert page.errors == []
+
+
 def test_a_finished_knockout_says_in_words_what_changed_and_locks_the_organizer_s_acts(
     server: str, contexts: Any
 ) -> None:

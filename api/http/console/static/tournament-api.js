@@ -75,4 +75,6 @@ export const tournamentApi = {
     call("POST", path(id, "/withdrawals"), { token: organizerToken(id), body }),
   conclude: (id, body) =>
     call("POST", path(id, "/conclusion"), { token: organizerToken(id), body }),
+  seal: (id, body) =>
+    call("POST", path(id, "/seal"), { token: organizerToken(id), body }),
 };

@@ -2,8 +2,8 @@
 // round robin or a bracket for an elimination, the rounds with their pairings, results and
 // links to each match, game-time and record-time controls, the audit badge, and the
 // organizer's controls (pair the next round, forfeit a board, withdraw a player, end the
-// event early). The page decides nothing: it draws what the API answers and polls the
-// standings every two seconds.
+// event early, seal the finished event). The page decides nothing: it draws what the API
+// answers and polls the standings every two seconds.
 
 import { h, replace, showError } from "./dom.js";
 import { gameName } from "./words.js";
@@ -14,6 +14,8 @@ import {
 const POLL_MS = 2000;
 /** The organizer's controls that have nothing to do once the tournament is finished. */
 const LOCKED_WHEN_FINISHED = ["pair-round", "forfeit-submit", "withdraw-submit", "conclude-submit"];
+/** Every organizer's control: all locked once the tournament is sealed. */
+const ORGANIZER_CONTROLS = [...LOCKED_WHEN_FINISHED, "seal-submit"];
 const FORMATS = {
   round_robin: "round robin",
   double_round_robin: "double round robin",
@@ -185,7 +187,8 @@ class TournamentPage {
     replace(this.ui.standings, h("h2", {}, "Standings"),
       s.finished ? h("p", { class: "result", id: "champion" },
         s.champion ? `Finished: ${this.names()[s.champion] || s.champion} wins the tournament` : "Finished",
-        s.concluded ? h("small", { class: "hint", id: "concluded" }, ` — ended early: ${s.concluded}`) : null) : null,
+        s.concluded ? h("small", { class: "hint", id: "concluded" }, ` — ended early: ${s.concluded}`) : null,
+        s.sealed ? h("small", { class: "hint", id: "sealed" }, ` — sealed, final: ${s.sealed}`) : null) : null,
       this.standingsTable(), this.staleNote());
     if (s.crosstable) replace(this.ui.grid, h("h2", {}, "Crosstable"), this.crosstable());
     else if (s.bracket) replace(this.ui.grid, h("h2", {}, "Bracket"), this.bracket());
@@ -386,17 +389,35 @@ class TournamentPage {
     h("div", { class: "field" }, h("label", { for: "conclude-reason" }, "Reason"), concludeReason),
     h("button", { type: "submit", id: "conclude-submit" }, "End the event"), concludeError);
 
-    ui.finishedNote = h("p", { class: "hint", id: "organizer-finished", hidden: true },
-      "The tournament is finished: no round is left to pair, no player to withdraw, no board to forfeit.");
+    const sealReason = h("input", { id: "seal-reason", required: true, maxlength: 500, placeholder: "why" });
+    const sealError = h("p", { class: "error", role: "alert", hidden: true, id: "seal-error" });
+    const sealForm = h("form", { class: "organizer-form", id: "seal-form", onsubmit: (e) => {
+      e.preventDefault();
+      this.act(e.submitter || sealForm, sealError, async () => {
+        await api.seal(this.id, { reason: sealReason.value });
+        sealReason.value = "";
+      });
+    } },
+    h("h3", {}, "Seal the event"),
+    h("p", { class: "hint" }, "Once it is finished: every match still open is closed and the tournament's log is "
+      + "signed in the transparency log. The standings are then final; nothing more can be done."),
+    h("div", { class: "field" }, h("label", { for: "seal-reason" }, "Reason"), sealReason),
+    h("button", { type: "submit", id: "seal-submit" }, "Seal"), sealError);
+
+    ui.finishedNote = h("p", { class: "hint", id: "organizer-finished", hidden: true });
     replace(ui.organizer, h("h2", {}, "Organizer"), ui.finishedNote,
       h("div", { class: "controls" }, pair), pairError, pairDone,
-      h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm));
+      h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm, sealForm));
   }
 
-  /** Whether ``control`` has nothing left to do: every organizer's act once the tournament is
-   * finished (the API would refuse it). */
+  /** Whether ``control`` has nothing left to do (the API would refuse it): every organizer's
+   * act once the tournament is sealed; the seal until it is finished; the others once it is. */
   locked(control) {
-    return Boolean(this.standings?.finished) && LOCKED_WHEN_FINISHED.includes(control?.id);
+    const s = this.standings;
+    if (!s) return false;
+    if (s.sealed) return ORGANIZER_CONTROLS.includes(control?.id);
+    if (control?.id === "seal-submit") return !s.finished;
+    return Boolean(s.finished) && LOCKED_WHEN_FINISHED.includes(control?.id);
   }
 
   /** Run an organizer's act: errors (the API's message) beside its control, then redraw. */
@@ -433,7 +454,11 @@ class TournamentPage {
     keepChoice(ui.withdrawPlayer, playing.length ? playing.map((p) => [p.id, `${p.name} (${p.id})`])
       : [["", "nobody left"]]);
     ui.finishedNote.hidden = !this.standings.finished;
-    for (const id of LOCKED_WHEN_FINISHED) {
+    ui.finishedNote.textContent = this.standings.sealed
+      ? "The tournament is sealed: its standings are final and it takes no act."
+      : "The tournament is finished: no round is left to pair, no player to withdraw, no board to "
+        + "forfeit. Seal it to make its standings final and sign its log.";
+    for (const id of ORGANIZER_CONTROLS) {
       const control = document.getElementById(id);
       if (control) control.disabled = this.locked(control);
     }
