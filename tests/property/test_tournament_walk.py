@@ -2,13 +2,16 @@
 
 Hypothesis runs random tournaments (every format, 2 to 9 players, every game) through the
 HTTP API with the manual clock moving between acts: the organizer pairs, re-pairs, forfeits
-(to a player, to nobody, a bye, a board decided), withdraws (a player, an unknown one) and
-concludes; each board's host declares results (a win, a draw), also in matches whose round is
-long over, voids or undoes any event, rules in the past and closes the match. After every act:
-no 5xx, and the standings answer with ranks 1..n. At the end: the verify passes, the standings at
-every (game time, record time) of the tournament's own events and the diff between any two
-answer, and the exported bundle verifies offline. On SQLite (the tournament routes run the same
-code on both backends, which ``tests/api/test_tournaments.py`` runs on each).
+(to a player, to nobody, a bye, a board decided), withdraws (a player, an unknown one),
+concludes and seals (refused unless finished); each board's host declares results (a win, a
+draw), also in matches whose round is long over, voids or undoes any event, rules in the past
+and closes the match. After every act: no 5xx, and the standings answer with ranks 1..n. At
+the end: the verify passes, the standings at every (game time, record time) of the
+tournament's own events and the diff between any two answer, and the exported bundle verifies
+offline; then the event is wound up (the last round's results, a conclusion) and sealed, and
+its bundle verifies with the service's keys (every match and the log signed). On SQLite (the
+tournament routes run the same code on both backends, which ``tests/api/test_tournaments.py``
+runs on each).
 
 Two defects this found: a drawn knockout match (or a knockout forfeit without a winner) made
 every standings read answer 422 ``elimination_needs_winner`` for good, and a knockout result
@@ -27,6 +30,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from api.cli.log import LogTrust
 from api.service.tournament_audit import verify_bundle
 from events.migrate import upgrade
 from tests.api.conftest import OPERATOR, Api, make_app
@@ -139,7 +143,7 @@ class Walk:
         self.post(f"{url}/rulings", body, host)
 
     def organizer_act(self) -> None:
-        kind = self.draw(st.sampled_from(["forfeit", "withdraw", "repair", "conclude"]))
+        kind = self.draw(st.sampled_from(["forfeit", "withdraw", "repair", "conclude", "seal"]))
         base = f"/tournaments/{self.id}"
         if kind == "forfeit" and self.boards:
             board = self.draw(st.sampled_from(self.boards))
@@ -157,6 +161,38 @@ class Walk:
                 self.boards += [{**b, "round": paired["round"]} for b in paired["pairings"]]
         elif kind == "conclude":
             self.post(f"{base}/conclusion", {"reason": "the venue closed"}, self.organizer)
+        elif kind == "seal":
+            self.seal()
+
+    def wind_up(self) -> None:
+        """Give every board of the last round a result (its host declares the first seat the
+        winner; a match closed without one is forfeited to the pairing's first), then conclude:
+        an event left at any point of its walk is then finished, and sealing it must succeed."""
+        rounds = self.get("/standings").json()["rounds"]
+        for board in rounds[-1]["pairings"] if rounds else []:
+            if board["result"] is not None or board["match_id"] is None or not board["second"]:
+                continue
+            host = next(b for b in self.boards if b["match_id"] == board["match_id"])
+            ruling = {"type": "declare_result", "winner": "alpha", "reason": "wound up"}
+            url = f"/matches/{board['match_id']}/rulings"
+            if self.post(url, ruling, self.host(host)).status_code != 201:
+                forfeit = {"round": board["round"], "board": board["board"],
+                           "winner": board["first"], "reason": "wound up"}  # fmt: skip
+                self.post(f"/tournaments/{self.id}/forfeits", forfeit, self.organizer)
+        base = f"/tournaments/{self.id}"
+        self.post(f"{base}/conclusion", {"reason": "wound up"}, self.organizer)
+
+    def seal(self) -> None:
+        """Sealing succeeds exactly when the event is finished (or concluded) and not sealed
+        yet; nothing else answers but 409 ``tournament_not_finished`` or ``tournament_sealed``."""
+        before = self.get("/standings").json()
+        response = self.post(f"/tournaments/{self.id}/seal", {"reason": "final"}, self.organizer)
+        if before["sealed"] is not None:
+            assert response.json()["code"] == "tournament_sealed", response.text
+        elif before["finished"]:
+            assert response.status_code == 201, response.text
+        else:
+            assert response.json()["code"] == "tournament_not_finished", response.text
 
     def host(self, board: dict[str, Any]) -> dict[str, str]:
         return self.api.auth(board["tokens"]["host"])
@@ -186,6 +222,18 @@ class Walk:
         games = self.api.client.app.state.service.games  # type: ignore[attr-defined]
         offline = verify_bundle(bundle.text, games)
         assert offline["ok"], [c for c in offline["checks"] if not c["ok"]]
+        self.wind_up()
+        self.seal()
+        if self.get("/standings").json()["sealed"] is None:
+            return
+        sealed = self.get("/verify").json()
+        assert sealed["ok"], [c for c in sealed["checks"] if not c["ok"]]
+        bundle = self.answer(
+            self.api.client.get(f"/tournaments/{self.id}/export", headers=self.organizer)
+        )
+        keys = LogTrust(self.api.client.get("/.well-known/adjudicator-keys").text)
+        proven = verify_bundle(bundle.text, games, log_checks=keys.checks)
+        assert proven["ok"], [c for c in proven["checks"] if not c["ok"]]
 
 
 @SETTINGS
