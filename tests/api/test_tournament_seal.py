@@ -7,15 +7,18 @@ transaction. Its standings are final from then on; the online verify checks the 
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from adjudicator.kernel.errors import DomainError
 from api.cli.log import LogTrust
 from api.service import tournament_audit
 from api.service.tournament_audit import SEALED_OK, seal_leaf_check, verify_bundle
+from api.service.tournaments import TournamentService
 from events.record import loads
 from tests.api.conftest import Api
 from tests.api.test_tournaments import EIGHT, better_seed
@@ -166,3 +169,39 @@ def test_a_concluded_event_is_sealed_and_the_seal_names_the_records_beside_it(
     fewer = {m: h for m, h in heads.items() if m != first}
     assert not seal_leaf_check(fewer)(log).ok
     assert tournament_audit.seal_check(log, heads, trust(api).checks).ok
+
+
+def test_two_seals_at_once_and_two_replicas_record_one_seal(api: Api, org: Organizer) -> None:
+    """A double click, and two replicas (two services, one store): both close the matches
+    (a match closed by the other is left as it is), one records the seal and its leaf, the
+    others are refused (``tournament_sealed``, or ``version_conflict`` across replicas):
+    one seal event, one tournament leaf, every match closed once."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
+    other = TournamentService(service.matches)
+    size = api.client.get("/log/entries", params={"start": 0}).json()["tree_size"]
+    start = threading.Barrier(3, timeout=5)
+    answers: list[str] = []
+
+    def seal(by: TournamentService) -> None:
+        start.wait()
+        try:
+            answers.append(by.seal(org.id, "final").type)
+        except DomainError as refusal:
+            answers.append(refusal.code)
+
+    threads = [threading.Thread(target=seal, args=(s,)) for s in (service, service, other)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert answers.count("tournament.sealed") == 1, answers
+    assert set(answers) <= {"tournament.sealed", "tournament_sealed", "version_conflict"}
+    events = api.client.get(f"/tournaments/{org.id}/events").json()
+    assert [e["type"] for e in events].count("tournament.sealed") == 1
+    entries = api.client.get("/log/entries", params={"start": size}).json()["entries"]
+    assert sorted(e["kind"] for e in entries) == ["match"] * 6 + ["tournament"]
+    assert org.get("/verify")["ok"]
