@@ -435,7 +435,8 @@ def test_the_organizer_seals_a_finished_event_by_the_form(server: str, contexts:
     for control in ("#pair-round", "#forfeit-submit", "#withdraw-submit", "#conclude-submit",
                     "#seal-submit"):  # fmt: skip
         assert page.is_disabled(control), control
-    page.wait_for_selector("#audit-badge.ok", timeout=LIVE_MS)
+    page.wait_for_selector("#audit-badge.ok:has-text('sealed in the transparency log')",
+                           timeout=LIVE_MS)  # fmt: skip
     for match_id, host in hosts.items():
         match = httpx.get(f"{server}/matches/{match_id}", headers=host).json()
         assert match["status"] == "closed", match_id

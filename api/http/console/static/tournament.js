@@ -149,7 +149,8 @@ class TournamentPage {
       reconnecting: "reconnecting…" }[status] || status;
   }
 
-  /** The audit badge, verified again whenever the standings' results change. */
+  /** The audit badge, verified again whenever the standings' results or the tournament's log
+   * change; a sealed tournament's says its log is in the transparency log (its seal check). */
   async audit() {
     const key = JSON.stringify([this.summary.last_seq, this.standings.rounds]);
     if (!this.isLive() || key === this.verifiedSeq) return;
@@ -159,7 +160,8 @@ class TournamentPage {
       const failing = report.checks.filter((c) => !c.ok);
       this.ui.badge.className = report.ok ? "badge ok" : "badge bad";
       this.ui.badge.title = `verify began ${new Date(report.verified_at).toLocaleString()}`;
-      this.ui.badge.textContent = report.ok ? "✔ verified"
+      const sealed = report.checks.some((c) => c.name === "seal" && c.ok);
+      this.ui.badge.textContent = report.ok ? (sealed ? "✔ verified · sealed in the transparency log" : "✔ verified")
         : `✘ NOT verified: ${failing.map((c) => `${c.name} (${c.detail})`).join("; ")}`;
       replace(this.ui.checks, report.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" },
         `${c.ok ? "✔" : "✘"} ${c.name}: ${c.detail}`)));
