@@ -91,10 +91,11 @@ def tournament_leaf(
 ) -> bytes:
     """The leaf of a sealed tournament (``events``: its whole log, the seal last): the
     canonical JSON of ``{tournament_id, name, game, sealed_at, chain_head, record_sha256,
-    matches}``, where ``record_sha256`` is the SHA-256 of its log's bytes as a record
-    (``events.record.tournament_log_text``) and ``matches`` the seal's: each match's id and
-    the hash of its last event, every one closed. The log's chain and the matches' own leaves
-    then vouch for the whole event."""
+    matches, standings, champion}``, where ``record_sha256`` is the SHA-256 of its log's bytes
+    as a record (``events.record.tournament_log_text``), ``matches`` the seal's (each match's id
+    and the hash of its last event, every one closed) and ``standings`` and ``champion`` the
+    final ones the seal recorded (each player's rank). The log's chain and the matches' own
+    leaves then vouch for the whole event."""
     sealed = events[-1]
     text = tournament_log_text(tournament_id, game, created_at, events, sealed.recorded_at)
     return canonical_json(
@@ -106,6 +107,8 @@ def tournament_leaf(
             "chain_head": sealed.hash,
             "record_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
             "matches": sealed.payload["matches"],
+            "standings": sealed.payload["standings"],
+            "champion": sealed.payload["champion"],
         }
     )
 

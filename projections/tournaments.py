@@ -18,10 +18,12 @@ from adjudicator.tournaments.model import (
     Result,
     Round,
     Settings,
+    Standings,
     Tiebreak,
 )
 from adjudicator.tournaments.records import ELIMINATION
 from events import StoredEvent
+from events.record import TOURNAMENT_SEALED
 
 CREATED = "tournament.created"
 PAIRED = "tournament.round_paired"
@@ -29,7 +31,7 @@ REPAIRED = "tournament.repaired"
 FORFEIT = "tournament.forfeit"
 WITHDRAWN = "tournament.withdrawn"
 CONCLUDED = "tournament.concluded"
-SEALED = "tournament.sealed"
+SEALED = TOURNAMENT_SEALED
 
 FIRST_SEAT, SECOND_SEAT = "alpha", "beta"
 """The seats of every tournament match: the pairing's ``first`` plays ``alpha``."""
@@ -172,6 +174,13 @@ def evolve(tournament: Tournament, event: StoredEvent) -> Tournament:
     elif event.type == SEALED:
         changes["sealed"] = data["reason"]
     return _replace(tournament, changes)
+
+
+def final_table(standings: Standings) -> list[dict[str, Any]]:
+    """The standings a seal records: each player's rank, in rank order (ints and ids only, so
+    its JSON is canonical whatever reads it; the points and tie-breaks follow from the
+    results, which the verify recomputes)."""
+    return [{"rank": row.rank, "player": row.player} for row in standings.rows]
 
 
 def _replace(tournament: Tournament, changes: dict[str, Any]) -> Tournament:

@@ -7,12 +7,16 @@ offline. One report, check by check:
   folded into one check each;
 * ``seal`` — a sealed tournament's log against its transparency-log proof (online, and
   offline with ``verify --key``; a tournament not sealed fails it there): the leaf names the
-  log's bytes, its last hash and every match with the hash of its last event;
+  log's bytes, its last hash, every match with the hash of its last event, the final
+  standings and the champion;
 * ``pairing round N`` — each recorded pairing (``tournament.round_paired``/``repaired``)
   recomputed by the pure rules from the tournament as recorded before it and every earlier
   match's result as the pairing read it (the fold of the match's events up to the seq it
   recorded, ``known_seqs``, at its record time; by record time for a pairing recorded before
-  them), and compared with the recorded pairings and the recorded basis.
+  them), and compared with the recorded pairings and the recorded basis;
+* ``standings (sealed)`` — a sealed tournament's final standings (each player's rank) and
+  champion, recomputed as a pairing is, from the match results the seal read; nothing may be
+  recorded after the seal.
 
 The bundle is JSON: ``format`` ``adjudicator-tournament/1``, the tournament's log as a record
 (the match record's JSON Lines form, ``events.record``) and every match's full record (the
@@ -80,30 +84,31 @@ def seq_problem(events: Sequence[StoredEvent], seq: int, instant: datetime) -> s
     return None
 
 
-def pairing_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
-    """Each recorded pairing recomputed and compared (see the module's docstring)."""
-    return [pairing_check_at(events, index, read) for index in pairing_indices(events)]
+def reading_checks(events: Sequence[StoredEvent], read: Reader) -> list[Check]:
+    """Each recorded pairing, and the seal's standings, recomputed and compared (see the
+    module's docstring)."""
+    return [reading_check_at(events, index, read) for index in reading_indices(events)]
 
 
-def remembered_pairing_checks(
+def remembered_reading_checks(
     events: Sequence[StoredEvent],
     read: Reader,
     logs: Mapping[str, Sequence[StoredEvent]],
     memo: BoundedMemo[Hashable, Check],
     intact: Collection[str] | None,
 ) -> list[Check]:
-    """:func:`pairing_checks` of a tournament as stored, each taken from ``memo`` when what it
-    reads is what it was: the pairing event (its hash: the log up to it, as its chain check
-    in the same verify holds) and the whole log of every match it reads (its length and last
-    hash, as each match's chain check in the same verify holds). A result arriving in the
-    round in play changes no recorded pairing's inputs: a tournament verified again after it
-    recomputes none of them; a ruling in an earlier round recomputes the pairings that read
-    its match. ``intact``: the matches whose checks passed in this verify (None when the log's
-    own chain failed); a pairing that reads any other is recomputed."""
+    """:func:`reading_checks` of a tournament as stored, each taken from ``memo`` when what it
+    reads is what it was: the pairing (or seal) event (its hash: the log up to it, as its
+    chain check in the same verify holds) and the whole log of every match it reads (its
+    length and last hash, as each match's chain check in the same verify holds). A result
+    arriving in the round in play changes no recorded pairing's inputs: a tournament verified
+    again after it recomputes none of them; a ruling in an earlier round recomputes the
+    pairings that read its match. ``intact``: the matches whose checks passed in this verify
+    (None when the log's own chain failed); a pairing that reads any other is recomputed."""
     checks = []
-    for index in pairing_indices(events):
+    for index in reading_indices(events):
         read_by = _read_by(events, index)
-        check = partial(pairing_check_at, events, index, read)
+        check = partial(reading_check_at, events, index, read)
         if intact is None or not all(m in intact for m in read_by):
             checks.append(check())
             continue
@@ -122,16 +127,48 @@ def _last_hash(log: Sequence[StoredEvent] | None) -> str:
     return log[-1].hash if log else ""
 
 
-def pairing_indices(events: Sequence[StoredEvent]) -> list[int]:
-    """Where the pairing events are in the log (each one's check is independent)."""
-    return [i for i, e in enumerate(events) if e.type in (tfold.PAIRED, tfold.REPAIRED)]
+READING = (tfold.PAIRED, tfold.REPAIRED, tfold.SEALED)
+"""The events that read the matches' results: each pairing, and the seal (its standings)."""
 
 
-def pairing_check_at(events: Sequence[StoredEvent], index: int, read: Reader) -> Check:
-    """One recorded pairing's check. The collector is paused: a bundle's parsed records are a
-    large heap that its full collections would walk (and, in a forked worker, copy)."""
+def reading_indices(events: Sequence[StoredEvent]) -> list[int]:
+    """Where the events that read results are in the log (each one's check is independent)."""
+    return [i for i, e in enumerate(events) if e.type in READING]
+
+
+def reading_check_at(events: Sequence[StoredEvent], index: int, read: Reader) -> Check:
+    """The check of a recorded pairing, or of the seal's standings. The collector is paused: a
+    bundle's parsed records are a large heap that its full collections would walk (and, in a
+    forked worker, copy)."""
     with collector_paused:
+        if events[index].type == tfold.SEALED:
+            return _standings_check(events, index, read)
         return _pairing_check(events[:index], events[index], read)
+
+
+def _standings_check(events: Sequence[StoredEvent], index: int, read: Reader) -> Check:
+    """The seal's standings (each player's rank) and champion, recomputed by the pure rules
+    from the tournament as recorded before it and each match's result as the seal read it
+    (its ``known_seqs``, as a pairing's); nothing may be recorded after the seal."""
+    event = events[index]
+    name = f"standings (sealed, seq {event.seq})"
+    if index != len(events) - 1:
+        return Check(name, False, "events are recorded after the seal", events[index + 1].seq)
+    try:
+        t = tfold.fold_tournament(events[:index])
+        rounds = tfold.model_rounds(t, lambda m: read(m, event.recorded_at, known_seq(event, m)))
+        concluded = t.concluded is not None
+        table = rules.standings(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
+    except Exception as error:  # a bundle from elsewhere may hold anything: report it
+        return Check(name, False, f"cannot recompute: {error!r}", event.seq)
+    if tfold.final_table(table) != event.payload.get("standings"):
+        return Check(name, False, "the sealed ranks differ from the recomputed", event.seq)
+    if table.champion != event.payload.get("champion"):
+        detail = f"the sealed champion differs from the recomputed {table.champion}"
+        return Check(name, False, detail, event.seq)
+    champion = "no champion" if table.champion is None else f"champion {table.champion}"
+    players = counting(len(table.rows), "player")
+    return Check(name, True, f"{players} ranked, {champion}: recomputed from the results")
 
 
 def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Reader) -> Check:
@@ -147,6 +184,8 @@ def _pairing_check(before: Sequence[StoredEvent], event: StoredEvent, read: Read
         return Check(name, False, f"cannot recompute: {error!r}", event.seq)
     if t.concluded is not None:
         return Check(name, False, "paired after the organizer concluded the tournament", event.seq)
+    if t.sealed is not None:
+        return Check(name, False, "paired after the organizer sealed the tournament", event.seq)
     if list(expected) != recorded:
         detail = f"recorded pairings differ from the recomputed {_pairs(expected)}"
         return Check(name, False, detail, event.seq)
@@ -205,7 +244,7 @@ def verify_stored(
     """Every check of the tournament as its store holds it now (``events``: its log, when
     the caller has read it): its log's chain, each match (the matches and their logs read in
     two queries), each pairing recomputed (or remembered, when nothing it reads changed:
-    :func:`remembered_pairing_checks`)."""
+    :func:`remembered_reading_checks`)."""
     verified_at = service.matches.clock()
     if events is None:
         events = service.events(tournament_id)
@@ -227,7 +266,7 @@ def verify_stored(
         if checks[-1].ok:
             intact.add(m)
     read, memo = log_reader(logs, games), service.pairing_checks
-    checks += remembered_pairing_checks(events, read, logs, memo, intact if chain.ok else None)
+    checks += remembered_reading_checks(events, read, logs, memo, intact if chain.ok else None)
     return report_json(tournament_id, checks) | {"verified_at": iso(verified_at)}
 
 
@@ -284,6 +323,8 @@ def seal_leaf_check(heads: Mapping[str, str]) -> LeafCheck:
             "chain_head": sealed.hash,
             "record_sha256": record.record_sha256,
             "matches": named,
+            "standings": sealed.payload.get("standings"),
+            "champion": sealed.payload.get("champion"),
         }
         return leaf_names(record, expected)
 
@@ -389,7 +430,7 @@ def verify_bundle(
     except (ValueError, KeyError, TypeError, AttributeError, RecordFormatError) as error:
         return _not_a_bundle(error)
     problem = _matches_problem(log.events, texts)
-    indices = [] if problem is not None else pairing_indices(log.events)
+    indices = [] if problem is not None else reading_indices(log.events)
     jobs, pairings = _jobs(log.events, indices, texts, games, log_checks)
     done = run(jobs)
     batches = [done[i] for i in range(len(jobs)) if i not in pairings]
@@ -451,7 +492,7 @@ def _jobs(
     order = list(dict.fromkeys([*(m for i in indices for m in reads[i]), *texts]))
     batch_of = {m: len(first) + i // RECORDS_PER_JOB for i, m in enumerate(order)}
     instants = _instants(events, reads)
-    jobs = [Job(partial(_pairing_job, events, i)) for i in first]
+    jobs = [Job(partial(_reading_job, events, i)) for i in first]
     batches = [order[i : i + RECORDS_PER_JOB] for i in range(0, len(order), RECORDS_PER_JOB)]
     jobs += [
         Job(partial(_checked, {m: texts[m] for m in batch}, instants, games, log_checks))
@@ -459,7 +500,7 @@ def _jobs(
     ]
     later = [i for i in indices if reads[i]]
     jobs += [
-        Job(partial(_pairing_job, events, i), tuple(sorted({batch_of[m] for m in reads[i]})))
+        Job(partial(_reading_job, events, i), tuple(sorted({batch_of[m] for m in reads[i]})))
         for i in later
     ]
     where = {index: n for n, index in enumerate(first)}
@@ -526,13 +567,14 @@ def _record_report(
     return VerifyReport(report.match_id, (*report.checks, *log_checks(record)))
 
 
-def _pairing_job(events: Sequence[StoredEvent], index: int, *checked: Checked) -> Check | None:
-    """The pairing at ``index`` checked against the results of the batches it reads (None when
-    one of them does not parse: the bundle then fails as a whole)."""
+def _reading_job(events: Sequence[StoredEvent], index: int, *checked: Checked) -> Check | None:
+    """The pairing (or the seal's standings) at ``index`` checked against the results of the
+    batches it reads (None when one of them does not parse: the bundle then fails as a
+    whole)."""
     if any(isinstance(c, str) for c in checked):
         return None
     results: Results = {k: v for c in checked if not isinstance(c, str) for k, v in c[1].items()}
-    return pairing_check_at(events, index, partial(_read, results))
+    return reading_check_at(events, index, partial(_read, results))
 
 
 def _read(results: Results, match_id: str, instant: datetime, seq: int | None) -> Result:

@@ -100,7 +100,7 @@ class View:
 P = ParamSpec("P")
 R = TypeVar("R")
 PAIRING_CHECKS = 4096
-"""Recorded pairings' checks the verify remembers (``remembered_pairing_checks``), by what each
+"""Recorded pairings' checks the verify remembers (``remembered_reading_checks``), by what each
 read: a few hundred bytes each."""
 TURNS = 64
 """Locks the organizer's acts take, by their tournament's hash (``_one_at_a_time``)."""
@@ -348,7 +348,9 @@ class TournamentService:
         (``TournamentStore.append``). Its standings are final from then on: a closed match
         takes no ruling, and the tournament no act (``tournament_sealed``). A process that
         stops after closing the matches leaves them closed and the tournament unsealed: sealing
-        again records the seal."""
+        again records the seal. The seal records the final standings (each player's rank) and
+        the champion, read as a pairing reads its results (``known_seqs``), so the verify
+        recomputes them from the match records."""
         t = self.tournament(tournament_id)
         _require_open(t, after_conclusion=True)
         self._check_seal(t)
@@ -358,14 +360,24 @@ class TournamentService:
                 self._close(match_id)
 
         def decide(t: Tournament) -> Act[None]:
-            self._check_seal(t)
+            results, seqs = self._results_now(t)
+            rounds = fold.model_rounds(t, results.get)
+            concluded = t.concluded is not None
+            rules.check_seal(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
             heads = self.store.match_heads(t.match_ids())
             still_open = sorted(m for m, (status, _) in heads.items() if status != "closed")
             if still_open:
                 raise RuleViolation(
                     "match_not_closed", f"match {still_open[0]} could not be closed: seal again"
                 )
-            payload = {"reason": reason, "matches": {m: heads[m][1] for m in t.match_ids()}}
+            table = rules.standings(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
+            payload = {
+                "reason": reason,
+                "matches": {m: heads[m][1] for m in t.match_ids()},
+                "known_seqs": seqs,
+                "standings": fold.final_table(table),
+                "champion": table.champion,
+            }
             return Act(fold.SEALED, payload, None)
 
         return self._act(tournament_id, decide, after_conclusion=True)[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,9 @@ def test_a_sealed_event_is_final_proven_online_and_offline(
     offline = verify_bundle(text, games(api), log_checks=trust(api).checks)
     assert offline["ok"], [c for c in offline["checks"] if not c["ok"]]
     assert offline["checks"][1] == {"name": "seal", "ok": True, "detail": SEALED_OK, "seq": None}
+    standings = offline["checks"][-1]  # recomputed offline from the records, as online
+    assert standings["name"].startswith("standings (sealed") and standings["ok"]
+    assert standings == next(c for c in report["checks"] if c["name"] == standings["name"])
 
     data = json.loads(text)  # a space in an envelope: the chain cannot see it, the leaf can
     assert '"seq": 2,' in data["log"]
@@ -205,3 +209,49 @@ def test_two_seals_at_once_and_two_replicas_record_one_seal(api: Api, org: Organ
     entries = api.client.get("/log/entries", params={"start": size}).json()["entries"]
     assert sorted(e["kind"] for e in entries) == ["match"] * 6 + ["tournament"]
     assert org.get("/verify")["ok"]
+
+
+def test_the_sealed_standings_are_recomputed_from_the_match_results(
+    api: Api, org: Organizer
+) -> None:
+    """The seal records each player's rank and the champion (as read from the matches, like a
+    pairing's ``known_seqs``); the verify recomputes them: another champion, other ranks, or
+    an event recorded after the seal fail the check."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    table = org.standings()
+    assert org.post("/seal", {"reason": "final"}).status_code == 201
+    service: TournamentService = api.client.app.state.tournaments  # type: ignore[attr-defined]
+    events = service.events(org.id)
+    sealed = events[-1]
+    assert sealed.payload["champion"] == table["champion"] == "p1"
+    assert sealed.payload["standings"] == [
+        {"rank": row["rank"], "player": row["player"]} for row in table["rows"]
+    ]
+    report = org.get("/verify")
+    check = next(c for c in report["checks"] if c["name"].startswith("standings"))
+    assert check == {
+        "name": f"standings (sealed, seq {sealed.seq})",
+        "ok": True,
+        "detail": "4 players ranked, champion p1: recomputed from the results",
+        "seq": None,
+    }
+    ids = service.tournament(org.id).match_ids()
+    _, logs = service.store.match_streams(ids)
+    read = tournament_audit.log_reader(logs, games(api))
+    last = len(events) - 1
+
+    def checked(changed: dict[str, Any], after: int = 0) -> dict[str, Any]:
+        forged = [*events[:-1], replace(sealed, payload={**sealed.payload, **changed})]
+        forged += [replace(sealed, seq=sealed.seq + 1 + i) for i in range(after)]
+        return tournament_audit.reading_check_at(forged, last, read).as_json()
+
+    assert checked({})["ok"]
+    assert checked({"champion": "p2"})["detail"] == (
+        "the sealed champion differs from the recomputed p1"
+    )
+    ranks = [*reversed(sealed.payload["standings"])]
+    assert checked({"standings": ranks})["detail"] == "the sealed ranks differ from the recomputed"
+    after = checked({}, after=1)
+    assert after["detail"] == "events are recorded after the seal" and not after["ok"]

@@ -111,13 +111,13 @@ def test_a_verify_recomputes_only_the_pairings_whose_inputs_changed(
     round-1 match recomputes the two pairings that read it; a forged event recomputes them
     too. Each report equals one computed from nothing."""
     calls: list[int] = []
-    original = tournament_audit.pairing_check_at
+    original = tournament_audit.reading_check_at
 
     def counted(*args: Any) -> Any:
         calls.append(1)
         return original(*args)
 
-    monkeypatch.setattr(tournament_audit, "pairing_check_at", counted)
+    monkeypatch.setattr(tournament_audit, "reading_check_at", counted)
     with unshared(database_url, clock) as api:
         org = Organizer(api)
         first = played_round(org)
