@@ -354,33 +354,33 @@ class TournamentService:
         t = self.tournament(tournament_id)
         _require_open(t, after_conclusion=True)
         self._check_seal(t)
-        match_ids = t.match_ids()
-        for match_id, (status, _) in self.store.match_heads(match_ids).items():
+        for match_id, (status, _) in self.store.match_heads(t.match_ids()).items():
             if status != "closed":
                 self._close(match_id)
+        sealed = functools.partial(self._sealed, reason=reason)
+        return self._act(tournament_id, sealed, after_conclusion=True)[0]
 
-        def decide(t: Tournament) -> Act[None]:
-            results, seqs = self._results_now(t)
-            rounds = fold.model_rounds(t, results.get)
-            concluded = t.concluded is not None
-            rules.check_seal(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
-            heads = self.store.match_heads(t.match_ids())
-            still_open = sorted(m for m, (status, _) in heads.items() if status != "closed")
-            if still_open:
-                raise RuleViolation(
-                    "match_not_closed", f"match {still_open[0]} could not be closed: seal again"
-                )
-            table = rules.standings(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
-            payload = {
-                "reason": reason,
-                "matches": {m: heads[m][1] for m in t.match_ids()},
-                "known_seqs": seqs,
-                "standings": fold.final_table(table),
-                "champion": table.champion,
-            }
-            return Act(fold.SEALED, payload, None)
-
-        return self._act(tournament_id, decide, after_conclusion=True)[0]
+    def _sealed(self, t: Tournament, reason: str) -> Act[None]:
+        """The seal's event, decided on the tournament as stored, its matches closed."""
+        results, seqs = self._results_now(t)
+        rounds = fold.model_rounds(t, results.get)
+        concluded = t.concluded is not None
+        rules.check_seal(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
+        heads = self.store.match_heads(t.match_ids())
+        still_open = sorted(m for m, (status, _) in heads.items() if status != "closed")
+        if still_open:
+            raise RuleViolation(
+                "match_not_closed", f"match {still_open[0]} could not be closed: seal again"
+            )
+        table = rules.standings(t.settings, t.players, rounds, t.withdrawn_ids, concluded)
+        payload = {
+            "reason": reason,
+            "matches": {m: heads[m][1] for m in t.match_ids()},
+            "known_seqs": seqs,
+            "standings": fold.final_table(table),
+            "champion": table.champion,
+        }
+        return Act(fold.SEALED, payload, None)
 
     def _check_seal(self, t: Tournament) -> None:
         rounds = self._rounds(t)
