@@ -41,7 +41,7 @@ from api.service import audit
 from api.service.shared_reports import BoundedMemo
 from api.service.tournaments import TournamentService
 from events import StoredEvent
-from events.record import TOURNAMENT_SEALED, Record, RecordFormatError, loads, tournament_log_text
+from events.record import Record, RecordFormatError, loads, tournament_log_text
 from projections import tournaments as tfold
 from projections.collector import collector_paused
 from projections.log_checks import LeafCheck, leaf_names
@@ -254,10 +254,10 @@ def verify_stored(
         matches, logs = service.store.match_streams(match_ids)
     chain = chain_check(events)
     checks, intact = [chain], set()
-    if events and events[-1].type == TOURNAMENT_SEALED:
+    if events and events[-1].type == tfold.SEALED:
         heads = {m: logs[m][-1].hash for m in match_ids if logs.get(m)}
-        against_ours = partial(audit.store_log_checks, store)
-        checks.append(seal_check(sealed_log(service, tournament_id, events), heads, against_ours))
+        text = log_record_text(service, tournament_id, events)
+        checks.append(seal_check(text, heads, partial(audit.store_log_checks, store)))
     for m in match_ids:
         if m not in matches:
             checks.append(Check(f"match {m}", False, "the tournament pairs a match not stored"))
@@ -273,7 +273,7 @@ def verify_stored(
 def export_bundle(service: TournamentService, tournament_id: str) -> str:
     events = service.events(tournament_id)
     now = service.matches.clock()
-    log = sealed_log(service, tournament_id, events, now)
+    log = log_record_text(service, tournament_id, events, now)
     matches = {
         m: audit.export_text(service.matches.store, m, reveal=True, exported_at=now)
         for m in tfold.fold_tournament(events).match_ids()
@@ -282,7 +282,7 @@ def export_bundle(service: TournamentService, tournament_id: str) -> str:
     return json.dumps(bundle, sort_keys=True, ensure_ascii=False)
 
 
-def sealed_log(
+def log_record_text(
     service: TournamentService,
     tournament_id: str,
     events: Sequence[StoredEvent],
@@ -294,7 +294,7 @@ def sealed_log(
     record = service.store.get(tournament_id)
     now = exported_at or service.matches.clock()
     text = tournament_log_text(tournament_id, record.game, record.created_at, events, now)
-    if events and events[-1].type == TOURNAMENT_SEALED:
+    if events and events[-1].type == tfold.SEALED:
         text += service.store.trailer(tournament_id) or ""
     return text
 
@@ -308,7 +308,7 @@ def seal_leaf_check(heads: Mapping[str, str]) -> LeafCheck:
     def check(record: Record) -> Check:
         events = record.events
         sealed = events[-1] if events else None
-        if record.header.status != "closed" or sealed is None or sealed.type != TOURNAMENT_SEALED:
+        if record.header.status != "closed" or sealed is None or sealed.type != tfold.SEALED:
             return Check("log_leaf", False, "a log with a proof is a sealed tournament's")
         named = sealed.payload.get("matches")
         if named != dict(heads):
