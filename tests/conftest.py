@@ -12,7 +12,7 @@ import os
 import shutil
 import warnings
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -140,23 +140,33 @@ class PostgresDatabase:
         self._engine.dispose()
 
 
-@pytest.fixture(scope="session")
-def postgres_database() -> Iterator[PostgresDatabase]:
-    """A fresh, uniquely named, migrated database on the server, dropped at session end."""
+@contextmanager
+def empty_postgres_database(prefix: str) -> Iterator[URL]:
+    """A new, uniquely named, empty database on the test server (``DATABASE_URL``, else
+    testcontainers), dropped at the end of the block."""
     with ExitStack() as stack:
         server = _server_url(stack)
         admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        name = f"adj_test_{uuid4().hex[:16]}"
+        name = f"{prefix}_{uuid4().hex[:16]}"
         with admin.connect() as conn:
             conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        database = PostgresDatabase(server.set(database=name))
+        try:
+            yield server.set(database=name)
+        finally:
+            _drop(admin, name)
+            admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[PostgresDatabase]:
+    """A fresh, uniquely named, migrated database on the server, dropped at session end."""
+    with empty_postgres_database("adj_test") as url:
+        database = PostgresDatabase(url)
         try:
             upgrade(database.url)
             yield database
         finally:
             database.dispose()
-            _drop(admin, name)
-            admin.dispose()
 
 
 @pytest.fixture(scope="session")

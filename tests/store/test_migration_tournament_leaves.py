@@ -5,9 +5,7 @@ so its guards must be made again too)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import ExitStack
 from pathlib import Path
-from uuid import uuid4
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -15,7 +13,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import NullPool
 
 from events.migrate import upgrade
-from tests.conftest import _drop, _server_url, _url_text
+from tests.conftest import _url_text, empty_postgres_database
 
 LEAF = (
     "INSERT INTO tlog_leaves (idx, kind, match_id, leaf, leaf_hash, recorded_at)"
@@ -29,17 +27,8 @@ def unmigrated_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'old.sqlite3'}"
         return
-    with ExitStack() as stack:
-        server = _server_url(stack)
-        admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
-        name = f"adj_migrate_{uuid4().hex[:12]}"
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        try:
-            yield _url_text(server.set(database=name))
-        finally:
-            _drop(admin, name)
-            admin.dispose()
+    with empty_postgres_database("adj_migrate") as url:
+        yield _url_text(url)
 
 
 def test_revision_0010_keeps_the_leaves_and_the_guards_and_admits_a_tournament(
