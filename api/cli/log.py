@@ -23,12 +23,13 @@ from events.log_store import LogError, LogStore
 from events.record import Record
 from events.signing import generate
 from events.transparency.checkpoint import (
+    Checkpoint,
     CheckpointError,
     check_extends,
     open_checkpoint,
     parse_checkpoint,
 )
-from events.transparency.merkle import ProofError
+from events.transparency.merkle import ProofError, leaf_hash, verify_inclusion
 from events.transparency.note import (
     CosignatureSigner,
     NoteError,
@@ -146,9 +147,11 @@ def _current_name(store: EventStore) -> str | None:
 
 
 def watch(url: str, state_file: str, key: str | None, client: httpx.Client | None = None) -> int:
-    """Fetch the log's checkpoint, check it extends the last one seen (kept in ``state_file``),
-    then keep it. Exit 0: consistent (or the first one seen); 1: a fork, a rollback or a bad
-    signature; 2: the log cannot be reached."""
+    """Fetch the log's checkpoint, check it extends the last one seen (kept in ``state_file``)
+    and that each tournament leaf added since names matches whose own leaves agree
+    (:func:`tournament_problems`), then keep it. Exit 0: consistent (or the first one seen);
+    1: a fork, a rollback, a bad signature or a tournament leaf its match leaves contradict;
+    2: the log cannot be reached."""
     base, http = url.rstrip("/"), client or httpx.Client(timeout=TIMEOUT)
     state = Path(state_file)
     try:
@@ -159,16 +162,22 @@ def watch(url: str, state_file: str, key: str | None, client: httpx.Client | Non
         if state.exists():
             seen = json.loads(state.read_text(encoding="utf-8"))
             old, _ = open_checkpoint(seen["checkpoint"], verifiers)
-        verifiers += learned_keys(http, base, verifiers, old.size if old else 0, note.text)
+        entries = _entries(http, base, old.size if old else 0, note.text)
+        verifiers += learned_keys(entries, verifiers)
         new, _ = open_checkpoint(note.text, verifiers)
         if old is not None:
             proof = _consistency(http, base, old.size, new.size) if new.size > old.size else []
             check_extends(old, new, proof)
+        problems = tournament_problems(http, base, entries, new)
     except (httpx.HTTPError, OSError) as error:
         print(f"error: cannot read the log at {base}: {error}", file=sys.stderr)
         return 2
     except (NoteError, CheckpointError, ProofError) as error:
         print(f"FORK or bad log: {error} ({getattr(error, 'reason', '')})", file=sys.stderr)
+        return 1
+    if problems:
+        for problem in problems:
+            print(f"BAD tournament leaf: {problem}", file=sys.stderr)
         return 1
     keys = [v.vkey() for v in verifiers]
     state.write_text(json.dumps({"checkpoint": note.text, "keys": keys}), encoding="utf-8")
@@ -176,26 +185,76 @@ def watch(url: str, state_file: str, key: str | None, client: httpx.Client | Non
     return 0
 
 
-def learned_keys(
-    http: httpx.Client, base: str, trusted: list[Verifier], since: int, note: str
-) -> list[Verifier]:
-    """The keys a rotation in the log introduced after size ``since``: a ``key_rotation`` leaf
-    whose statement a trusted key signed hands trust on to the new key (its own signature must
-    verify too). The new checkpoint is then still checked as an extension of the old one."""
+def _entries(http: httpx.Client, base: str, since: int, note: str) -> list[dict[str, Any]]:
+    """The log's entries from index ``since`` to the size of the checkpoint ``note`` (none
+    when it does not parse: its own check says why)."""
     try:
         size = parse_checkpoint(parse_note(note).text).size
     except (NoteError, CheckpointError):
         return []
-    learned: list[Verifier] = []
+    found: list[dict[str, Any]] = []
     for start in range(since, size, 1000):
         answer = http.get(
             f"{base}/log/entries", params={"start": start, "end": min(size, start + 1000)}
         )
         answer.raise_for_status()
-        for entry in answer.json()["entries"]:
-            if entry["kind"] == "key_rotation":
-                learned += _rotation_key(json.loads(entry["leaf"]), [*trusted, *learned])
+        found += answer.json()["entries"]
+    return found
+
+
+def learned_keys(entries: list[dict[str, Any]], trusted: list[Verifier]) -> list[Verifier]:
+    """The keys a rotation among ``entries`` introduced: a ``key_rotation`` leaf whose
+    statement a trusted key signed hands trust on to the new key (its own signature must
+    verify too). The new checkpoint is then still checked as an extension of the old one."""
+    learned: list[Verifier] = []
+    for entry in entries:
+        if entry["kind"] == "key_rotation":
+            learned += _rotation_key(json.loads(entry["leaf"]), [*trusted, *learned])
     return learned
+
+
+def tournament_problems(
+    http: httpx.Client, base: str, entries: list[dict[str, Any]], checkpoint: Checkpoint
+) -> list[str]:
+    """What contradicts each tournament leaf among ``entries``: every match it names must have
+    a leaf of its own, earlier in the log, in the tree of ``checkpoint`` (its inclusion proof
+    verified against that root), whose chain head is the hash the seal names. One request a
+    match named."""
+    problems = []
+    for entry in entries:
+        if entry["kind"] != "tournament":
+            continue
+        leaf, index = json.loads(entry["leaf"]), entry["index"]
+        for match_id, head in sorted(leaf.get("matches", {}).items()):
+            problem = _named_match_problem(http, base, checkpoint, index, match_id, head)
+            if problem:
+                problems.append(
+                    f"leaf {index} ({leaf.get('tournament_id')}): match {match_id} {problem}"
+                )
+    return problems
+
+
+def _named_match_problem(
+    http: httpx.Client, base: str, cp: Checkpoint, index: int, match_id: str, head: str
+) -> str:
+    params: dict[str, Any] = {"match_id": match_id, "tree_size": cp.size}
+    answer = http.get(f"{base}/log/proof/inclusion", params=params)
+    if answer.status_code == 404:
+        return "has no leaf in the log"
+    answer.raise_for_status()
+    found = answer.json()
+    if found["index"] >= index:
+        return "is logged after the tournament"
+    if json.loads(found["leaf"]).get("chain_head") != head:
+        return "has another last hash in its own leaf"
+    try:
+        hashes = [base64.b64decode(h) for h in found["inclusion"]]
+        verify_inclusion(
+            leaf_hash(found["leaf"].encode()), found["index"], cp.size, hashes, cp.root
+        )
+    except (ProofError, ValueError) as error:
+        return f"has a leaf not in the tree: {error}"
+    return ""
 
 
 def _rotation_key(leaf: dict[str, Any], trusted: list[Verifier]) -> list[Verifier]:

@@ -15,12 +15,16 @@ from typing import Any
 import httpx
 import pytest
 
+from adjudicator.kernel.canonical import canonical_json
 from adjudicator.kernel.errors import DomainError
+from api.cli import log as log_cli
 from api.cli.log import LogTrust
 from api.service import tournament_audit
 from api.service.tournament_audit import SEALED_OK, seal_leaf_check, verify_bundle
 from api.service.tournaments import TournamentService
+from events import tlog
 from events.record import loads
+from events.signing import current_signer
 from tests.api.conftest import Api
 from tests.api.test_tournaments import EIGHT, better_seed
 from tests.api.tournament_client import Organizer, play_round
@@ -255,3 +259,34 @@ def test_the_sealed_standings_are_recomputed_from_the_match_results(
     assert checked({"standings": ranks})["detail"] == "the sealed ranks differ from the recomputed"
     after = checked({}, after=1)
     assert after["detail"] == "events are recorded after the seal" and not after["ok"]
+
+
+def test_a_log_watcher_checks_each_tournament_leaf_against_the_match_leaves_it_names(
+    api: Api, org: Organizer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``adjudicator log watch`` follows the log; a tournament leaf added since its last look
+    must name matches whose own leaves, earlier in the same tree, have the hashes it names. A
+    leaf that names a match with another head, or one never logged, makes it exit 1."""
+    org.create(EIGHT[:4])
+    for _ in range(3):
+        play_round(api, org.pair(), better_seed)
+    state = tmp_path / "seen.json"
+    assert log_cli.watch("http://testserver", str(state), None, client=api.client) == 0
+    assert org.post("/seal", {"reason": "final"}).status_code == 201
+    assert log_cli.watch("http://testserver", str(state), None, client=api.client) == 0
+    capsys.readouterr()
+
+    store = api.client.app.state.service.store  # type: ignore[attr-defined]
+    first = match_ids(org)[0]
+    named = {first: "0" * 64, "gone": "1" * 64}
+    forged = canonical_json({"tournament_id": "forged", "matches": named})
+    now = api.clock.now
+    with store._writer() as conn:  # a log that signs what its match leaves contradict
+        index, known = tlog.append_reading(conn, "tournament", None, forged, now, tournament_id="x")
+        signer = current_signer(conn, store.signer)
+        assert signer is not None
+        tlog.store_checkpoint(conn, index + 1, signer, now, known)
+    assert log_cli.watch("http://testserver", str(state), None, client=api.client) == 1
+    err = capsys.readouterr().err
+    assert f"match {first} has another last hash in its own leaf" in err
+    assert "match gone has no leaf in the log" in err
