@@ -32,7 +32,7 @@ from events.record import TOURNAMENT_SEALED
 from events.records import MatchRecord, NewMatch
 from events.signing import current_signer
 from events.store import EventStore, check_batch, storable
-from events.tables import events, matches
+from events.tables import events, matches, tlog_leaves
 from events.tournament_tables import tournament_events, tournaments
 
 
@@ -90,12 +90,20 @@ class TournamentStore:
                 return _record(row)
         raise UnknownTournament(tournament_id)
 
-    def listed(self, limit: int = 100, offset: int = 0) -> list[TournamentRecord]:
-        query = select(tournaments).order_by(
-            tournaments.c.created_at.desc(), tournaments.c.tournament_id
+    def listed(
+        self, limit: int = 100, offset: int = 0
+    ) -> list[tuple[TournamentRecord, int | None]]:
+        """Tournaments, newest first, each with the index of its leaf in the transparency log
+        (None: not sealed)."""
+        leaf = tlog_leaves.c.tournament_id == tournaments.c.tournament_id
+        query = (
+            select(tournaments, tlog_leaves.c.idx.label("sealed_leaf"))
+            .outerjoin(tlog_leaves, leaf)
+            .order_by(tournaments.c.created_at.desc(), tournaments.c.tournament_id)
         )
         with self._reader() as conn:
-            return [_record(row) for row in conn.execute(query.limit(limit).offset(offset))]
+            found = conn.execute(query.limit(limit).offset(offset)).all()
+        return [(_record(row), row.sealed_leaf) for row in found]
 
     def count(self) -> int:
         with self._reader() as conn:

@@ -93,6 +93,7 @@ def test_a_sealed_event_is_final_proven_online_and_offline(
     assert closed.status_code == 201  # one closed by its host already: the seal keeps it
     before = org.standings()
     assert before["finished"] and before["sealed"] is None
+    assert [t["sealed_leaf"] for t in api.client.get("/tournaments").json()] == [None]
     size = api.client.get("/log/entries", params={"start": 0}).json()["tree_size"]
 
     sealed = org.post("/seal", {"reason": "final standings"})
@@ -108,6 +109,8 @@ def test_a_sealed_event_is_final_proven_online_and_offline(
         assert event["payload"]["matches"][match_id] == log.json()[-1]["hash"]
     entries = api.client.get("/log/entries", params={"start": size}).json()["entries"]
     assert [e["kind"] for e in entries] == ["match"] * 5 + ["tournament"]  # 5 closed by it
+    listed = {t["tournament_id"]: t for t in api.client.get("/tournaments").json()}
+    assert listed[org.id]["sealed_leaf"] == entries[-1]["index"]
     leaf = json.loads(entries[-1]["leaf"])
     assert leaf["tournament_id"] == org.id and leaf["chain_head"] == event["hash"]
     assert leaf["matches"] == event["payload"]["matches"]

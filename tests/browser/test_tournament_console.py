@@ -440,6 +440,8 @@ def test_the_organizer_seals_a_finished_event_by_the_form(server: str, contexts:
     for match_id, host in hosts.items():
         match = httpx.get(f"{server}/matches/{match_id}", headers=host).json()
         assert match["status"] == "closed", match_id
+    page.goto(f"{server}/")  # the start page's list says so too
+    page.wait_for_selector(f"li[data-tournament='{tid}'] .sealed")
     assert page.errors == []
 
 

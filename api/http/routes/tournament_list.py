@@ -23,6 +23,9 @@ class TournamentListed(Answer):
     game: str
     created_at: Time
     last_seq: int = Field(description="the tournament's own stream: how many events so far")
+    sealed_leaf: int | None = Field(
+        description="once the organizer sealed it: the index of its leaf in the transparency log"
+    )
 
 
 @router.get("/tournaments", response_model=list[TournamentListed], responses=errors(422))
@@ -39,6 +42,7 @@ def list_tournaments(
             "game": r.game,
             "created_at": iso(r.created_at),
             "last_seq": r.last_seq,
+            "sealed_leaf": sealed_leaf,
         }
-        for r in service.store.listed(limit, offset)
+        for r, sealed_leaf in service.store.listed(limit, offset)
     ]

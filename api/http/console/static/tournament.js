@@ -59,7 +59,9 @@ export function tournamentSection() {
     (rows) => replace(list, rows.length ? h("ul", { class: "tournament-list" }, rows.map((t) =>
       h("li", { dataset: { tournament: t.tournament_id } },
         h("a", { href: tournamentPage(t.tournament_id) }, t.name),
-        ` · ${gameName(t.game)}`))) : h("p", {}, "No tournaments yet.")),
+        ` · ${gameName(t.game)}`,
+        t.sealed_leaf === null ? null : h("span", { class: "sealed", title: `transparency-log leaf ${t.sealed_leaf}` },
+          " · sealed")))) : h("p", {}, "No tournaments yet.")),
     (error) => replace(list, h("p", { class: "error", role: "alert" }, `${error.code || "error"}: ${error.message}`)));
   return h("section", { class: "tournaments" }, h("h2", {}, "Tournaments"), list);
 }
