@@ -379,39 +379,37 @@ class TournamentPage {
     h("div", { class: "field" }, h("label", { for: "withdraw-reason" }, "Reason"), withdrawReason),
     h("button", { type: "submit", id: "withdraw-submit" }, "Withdraw"), withdrawError);
 
-    const concludeReason = h("input", { id: "conclude-reason", required: true, maxlength: 500, placeholder: "why" });
-    const concludeError = h("p", { class: "error", role: "alert", hidden: true, id: "conclude-error" });
-    const concludeForm = h("form", { class: "organizer-form", id: "conclude-form", onsubmit: (e) => {
-      e.preventDefault();
-      this.act(e.submitter || concludeForm, concludeError, async () => {
-        await api.conclude(this.id, { reason: concludeReason.value });
-        concludeReason.value = "";
-      });
-    } },
-    h("h3", {}, "End the event early"),
-    h("p", { class: "hint" }, "Between rounds only: the standings as they stand are final, the leader wins."),
-    h("div", { class: "field" }, h("label", { for: "conclude-reason" }, "Reason"), concludeReason),
-    h("button", { type: "submit", id: "conclude-submit" }, "End the event"), concludeError);
-
-    const sealReason = h("input", { id: "seal-reason", required: true, maxlength: 500, placeholder: "why" });
-    const sealError = h("p", { class: "error", role: "alert", hidden: true, id: "seal-error" });
-    const sealForm = h("form", { class: "organizer-form", id: "seal-form", onsubmit: (e) => {
-      e.preventDefault();
-      this.act(e.submitter || sealForm, sealError, async () => {
-        await api.seal(this.id, { reason: sealReason.value });
-        sealReason.value = "";
-      });
-    } },
-    h("h3", {}, "Seal the event"),
-    h("p", { class: "hint" }, "Once it is finished: every match still open is closed and the tournament's log is "
-      + "signed in the transparency log. The standings are then final; nothing more can be done."),
-    h("div", { class: "field" }, h("label", { for: "seal-reason" }, "Reason"), sealReason),
-    h("button", { type: "submit", id: "seal-submit" }, "Seal"), sealError);
+    const concludeForm = this.reasonForm("conclude", "End the event early",
+      "Between rounds only: the standings as they stand are final, the leader wins.", "End the event",
+      (reason) => api.conclude(this.id, { reason }));
+    const sealForm = this.reasonForm("seal", "Seal the event",
+      "Once it is finished: every match still open is closed and the tournament's log is "
+      + "signed in the transparency log. The standings are then final; nothing more can be done.", "Seal",
+      (reason) => api.seal(this.id, { reason }));
 
     ui.finishedNote = h("p", { class: "hint", id: "organizer-finished", hidden: true });
     replace(ui.organizer, h("h2", {}, "Organizer"), ui.finishedNote,
       h("div", { class: "controls" }, pair), pairError, pairDone,
       h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm, sealForm));
+  }
+
+  /** An organizer's act that takes a reason only (``name``-reason, ``name``-submit,
+   * ``name``-error): ``send(reason)`` records it, its refusal shown beside the form. */
+  reasonForm(name, title, hint, button, send) {
+    const reason = h("input", { id: `${name}-reason`, required: true, maxlength: 500, placeholder: "why" });
+    const error = h("p", { class: "error", role: "alert", hidden: true, id: `${name}-error` });
+    const form = h("form", { class: "organizer-form", id: `${name}-form`, onsubmit: (e) => {
+      e.preventDefault();
+      this.act(e.submitter || form, error, async () => {
+        await send(reason.value);
+        reason.value = "";
+      });
+    } },
+    h("h3", {}, title),
+    h("p", { class: "hint" }, hint),
+    h("div", { class: "field" }, h("label", { for: `${name}-reason` }, "Reason"), reason),
+    h("button", { type: "submit", id: `${name}-submit` }, button), error);
+    return form;
   }
 
   /** Whether ``control`` has nothing left to do (the API would refuse it): every organizer's
