@@ -257,12 +257,17 @@ def store_checkpoint(
     return note
 
 
-def checkpoint(conn: Connection, tree_size: int, configured: Signer | None, now: datetime) -> str:
-    """The signed checkpoint of ``tree_size`` (signed now if it never was), with every witness
-    cosignature recorded for it. Raises NoCheckpoint when no key can sign."""
+def checkpoint(
+    conn: Connection, tree_size: int, configured: Signer | None, now: datetime, sign: bool = True
+) -> str:
+    """The signed checkpoint of ``tree_size`` (signed now if it never was, unless ``sign`` is
+    False: then, as when no key can sign, NoCheckpoint), with every witness cosignature
+    recorded for it."""
     row = conn.execute(select(tlog_checkpoints.c.note).where(tlog_checkpoints.c.size == tree_size))
     note = row.scalar()
     if note is None:
+        if not sign:
+            raise NoCheckpoint(f"the checkpoint of size {tree_size} is not signed yet")
         signer = current_signer(conn, configured)
         if signer is None:
             raise NoCheckpoint("no signing key is configured for this log")
@@ -291,13 +296,16 @@ def _leaf(row: Any) -> Leaf:
     return Leaf(row.idx, row.kind, row.match_id, row.leaf.encode(), bytes.fromhex(row.leaf_hash))
 
 
-def trailer(conn: Connection, leaf: Leaf, configured: Signer | None, now: datetime) -> str | None:
+def trailer(
+    conn: Connection, leaf: Leaf, configured: Signer | None, now: datetime, sign: bool = True
+) -> str | None:
     """The last line of the export of what ``leaf`` logs (a closed match's record, a sealed
     tournament's log): the leaf, the inclusion proof against the tree its append made (size =
-    index + 1) and that tree's signed checkpoint (None when no key can sign it)."""
+    index + 1) and that tree's signed checkpoint (None when no key can sign it, or when it was
+    never signed and ``sign`` is False)."""
     tree_size = leaf.index + 1
     try:
-        note = checkpoint(conn, tree_size, configured, now)
+        note = checkpoint(conn, tree_size, configured, now, sign)
     except NoCheckpoint:
         return None
     proof = inclusion(conn, leaf.index, tree_size)

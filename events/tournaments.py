@@ -225,18 +225,6 @@ class TournamentStore:
             rows = conn.execute(query).all()
         return [_event(row) for row in rows]
 
-    def trailer(self, tournament_id: str) -> str | None:
-        """The last line of a sealed tournament's log as a record: its leaf, the inclusion
-        proof against the tree the seal made and that tree's signed checkpoint (None: not
-        sealed, or no key can sign)."""
-        if not storable(tournament_id):
-            return None
-        with self.store._writer() as conn:
-            leaf = tlog.leaf_of_tournament(conn, tournament_id)
-            if leaf is None:
-                return None
-            return tlog.trailer(conn, leaf, self.store.signer, self.store._now())
-
 
 def _stream(tournament_id: str) -> Select[Any]:
     """The tournament's events in seq order."""

@@ -5,7 +5,7 @@ Functions of a store and the games (no HTTP here), shared by the routes and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,7 +27,7 @@ from events.record import (
 )
 from projections.collector import collector_paused
 from projections.facts import setup_of
-from projections.log_checks import LeafCheck, PublicKey, log_checks
+from projections.log_checks import PublicKey, log_checks
 from projections.record import match_row
 from projections.verify import Check, VerifyReport, verify_record
 
@@ -84,23 +84,30 @@ def verify_match(
     games: Mapping[str, Game[Any, Any]],
     match: MatchRecord,
     events: list[StoredEvent],
+    keys: Sequence[PublicKey] | None = None,
 ) -> VerifyReport:
-    """:func:`verify_stored` of a match and its log, both already read."""
+    """:func:`verify_stored` of a match and its log, both already read (``keys``: this
+    service's, when the caller has read them: a tournament's verify reads them once)."""
     with collector_paused:
         report = verify_record(None, events, games)
     if match.status != "closed":
         return report
-    return VerifyReport(report.match_id, (*report.checks, *log_checks_of(store, match, events)))
+    logged = log_checks_of(store, match, events, keys)
+    return VerifyReport(report.match_id, (*report.checks, *logged))
 
 
 def log_checks_of(
-    store: EventStore, match: MatchRecord, events: list[StoredEvent] | None = None
+    store: EventStore,
+    match: MatchRecord,
+    events: list[StoredEvent] | None = None,
+    keys: Sequence[PublicKey] | None = None,
 ) -> list[Check]:
     """The transparency log's checks of a closed match's export, against this service's keys
-    (as ``adjudicator verify --key`` makes them offline). The export's bytes are built from
-    ``events`` (the match's, read once by the caller) and hashed, its proof line is the log's
-    (as ``split_log_proof`` reads the export: the digest covers every byte before that line);
-    the events need not be parsed back from the text, which is theirs."""
+    (``keys``, else :func:`service_keys`: as ``adjudicator verify --key`` makes them offline).
+    The export's bytes are built from ``events`` (the match's, read once by the caller) and
+    hashed, its proof line is the log's (as ``split_log_proof`` reads the export: the digest
+    covers every byte before that line); the events need not be parsed back from the text,
+    which is theirs."""
     if events is None:
         events = store.read(match.match_id)
     text = record_text(match, events, reveal=True)
@@ -117,19 +124,16 @@ def log_checks_of(
     record = Record(
         header, events, frozenset(), proof, None if proof is None else Signed(text, len(text))
     )
-    return store_log_checks(store, record)
+    return log_checks(record, service_keys(store) if keys is None else keys)
 
 
-def store_log_checks(
-    store: EventStore, record: Record, leaf_check: LeafCheck | None = None
-) -> list[Check]:
-    """``record``'s transparency-log checks against this service's keys (``leaf_check``: how
-    its leaf must name it, a closed match's record by default)."""
-    keys = [
+def service_keys(store: EventStore) -> list[PublicKey]:
+    """This service's log keys with their validity (what ``/.well-known/adjudicator-keys``
+    publishes), as the online verify checks against them."""
+    return [
         PublicKey(key.verifier, key.valid_from, key.valid_until)
         for key in LogStore(store).signing_keys()
     ]
-    return log_checks(record, keys, leaf_check=leaf_check)
 
 
 def verify_text(text: str, games: Mapping[str, Game[Any, Any]]) -> VerifyReport:

@@ -41,10 +41,11 @@ from api.service import audit
 from api.service.shared_reports import BoundedMemo
 from api.service.tournaments import TournamentService
 from events import StoredEvent
+from events.log_store import LogStore
 from events.record import Record, RecordFormatError, loads, tournament_log_text
 from projections import tournaments as tfold
 from projections.collector import collector_paused
-from projections.log_checks import LeafCheck, leaf_names
+from projections.log_checks import LeafCheck, PublicKey, leaf_names, log_checks
 from projections.tournament_results import MatchResults, RecordStreams, Result
 from projections.verify import Check, VerifyReport, chain_check, counting
 from projections.views import Known
@@ -254,20 +255,29 @@ def verify_stored(
         matches, logs = service.store.match_streams(match_ids)
     chain = chain_check(events)
     checks, intact = [chain], set()
+    keys = audit.service_keys(store)  # once, for the seal and every closed match
     if events and events[-1].type == tfold.SEALED:
         heads = {m: logs[m][-1].hash for m in match_ids if logs.get(m)}
         text = log_record_text(service, tournament_id, events)
-        checks.append(seal_check(text, heads, partial(audit.store_log_checks, store)))
+        checks.append(seal_check(text, heads, partial(against, keys)))
     for m in match_ids:
         if m not in matches:
             checks.append(Check(f"match {m}", False, "the tournament pairs a match not stored"))
             continue
-        checks.append(match_check(m, audit.verify_match(store, games, matches[m], logs[m])))
+        report = audit.verify_match(store, games, matches[m], logs[m], keys)
+        checks.append(match_check(m, report))
         if checks[-1].ok:
             intact.add(m)
     read, memo = log_reader(logs, games), service.pairing_checks
     checks += remembered_reading_checks(events, read, logs, memo, intact if chain.ok else None)
     return report_json(tournament_id, checks) | {"verified_at": iso(verified_at)}
+
+
+def against(
+    keys: Sequence[PublicKey], record: Record, leaf_check: LeafCheck | None = None
+) -> list[Check]:
+    """:class:`LogChecks` against ``keys`` (this service's, for the online verify)."""
+    return log_checks(record, keys, leaf_check=leaf_check)
 
 
 def export_bundle(service: TournamentService, tournament_id: str) -> str:
@@ -295,7 +305,7 @@ def log_record_text(
     now = exported_at or service.matches.clock()
     text = tournament_log_text(tournament_id, record.game, record.created_at, events, now)
     if events and events[-1].type == tfold.SEALED:
-        text += service.store.trailer(tournament_id) or ""
+        text += LogStore(service.matches.store).tournament_trailer(tournament_id) or ""
     return text
 
 
@@ -381,7 +391,7 @@ Results = dict[tuple[str, datetime, int | None], "Result | ReadFailed"]
 
 class LogChecks(Protocol):
     """A record's transparency-log checks against the keys the verifier trusts (``verify
-    --key``: ``api.cli.log.LogTrust.checks``; online: ``audit.store_log_checks``);
+    --key``: ``api.cli.log.LogTrust.checks``; online: :func:`against` this service's keys);
     ``leaf_check``: how the leaf must name the record (a closed match's by default)."""
 
     def __call__(self, record: Record, leaf_check: LeafCheck | None = None, /) -> list[Check]: ...

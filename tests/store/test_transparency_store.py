@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -114,3 +115,34 @@ def test_the_log_refuses_every_rewrite(store: EventStore, statement: str) -> Non
     closed(store)
     with pytest.raises(DBAPIError), store.engine.begin() as conn:
         conn.execute(text(statement))
+
+
+def test_a_proof_line_is_read_without_the_writer_and_signed_when_it_never_was(
+    store: EventStore,
+) -> None:
+    """The proof line of a closed match is read in a read transaction (the checkpoint of its
+    size was signed at the close); a match closed while no key could sign has a leaf and no
+    checkpoint until one is asked for: then it is signed, once, and kept."""
+    unsigned = closed(store)  # no key yet: its leaf, no checkpoint
+    log = LogStore(store)
+    assert log.trailer(unsigned) is None
+    store.signer = generate()
+    log.start()
+    signed = closed(store)
+    writes: list[str] = []
+    writer = store._writer
+
+    def counted() -> Any:
+        writes.append("writer")
+        return writer()
+
+    store._writer = counted  # type: ignore[method-assign]
+    line = log.trailer(signed)
+    assert line is not None and writes == []  # read only
+    late = log.trailer(unsigned)
+    assert late is not None and writes == ["writer"]  # signed now
+    assert log.trailer(unsigned) == late and writes == ["writer"]  # and kept
+    for text_line in (line, late):
+        proof = json.loads(text_line)
+        cp, _ = open_checkpoint(proof["checkpoint"], [store.signer.verifier()])
+        assert cp.size == proof["tree_size"] == proof["leaf_index"] + 1
