@@ -11,7 +11,8 @@ role and database, both created on first use (see ``infra/bench/peers.py``). Wit
 ``DATABASE_URL`` the figures run on SQLite and the PostgreSQL peers are left out.
 
 Figures (``--only``): http_pg, http_sqlite, state, growth, verify, streams, memory, workers,
-zombego, restart (the first read and the first command after a restart of the server).
+zombego, restart (the first read and the first command after a restart of the server), floor
+(a bare FastAPI app under the commands' load, with and without one INSERT: ``floor_bench.py``).
 ``--quick`` shrinks every size (a smoke test, not a measurement). The ratio column is
 service / yardstick; the machine is shared and noisy, so read the ratios more than the numbers.
 A figure that fails is reported and the others still run; the run then ends with the list of
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from infra.bench import figures_http, figures_store, peers, restart_bench  # noqa: E402
+from infra.bench import figures_http, figures_store, floor_bench, peers, restart_bench  # noqa: E402
 from infra.bench.figures_http import Bench  # noqa: E402
 from infra.bench.table import Row, render  # noqa: E402
 from infra.bench.zoom_bench import scratch_postgres  # noqa: E402
@@ -48,6 +49,7 @@ FIGURES: dict[str, Callable[[Bench], list[Row]]] = {
     "workers": figures_http.workers,
     "zombego": figures_store.zombego,
     "restart": restart_bench.figure,
+    "floor": floor_bench.figure,
 }
 
 

@@ -41,3 +41,25 @@ def test_the_streams_figure_opens_more_streams_than_the_default_bound_and_delive
     assert count > 50  # above the server's default per-client bound
     got, expected = (int(w.replace(",", "")) for w in words[6:8])
     assert got == expected > 0
+
+
+def test_the_floor_serves_a_bare_app_and_one_that_inserts_each_command() -> None:
+    """``floor_bench.py`` (the stack's floor under the commands' load) answers every command
+    with 201 and prints each app's figures: ``insert`` where PostgreSQL is given."""
+    postgres = os.environ.get("DATABASE_URL", "").startswith("postgresql")
+    done = subprocess.run(
+        [sys.executable, "infra/bench/floor_bench.py", "--clients", "2", "--commands", "20",
+         "--reps", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:] + done.stdout[-2000:]
+    lines = {line.split(":")[0]: line for line in done.stdout.splitlines() if ":" in line}
+    assert set(lines) == ({"bare", "insert"} if postgres else {"bare"})
+    for line in lines.values():
+        figures = dict(part.rsplit(" ", 1) for part in line.split(": ", 1)[1].split(", "))
+        assert float(figures["cmds_per_s"].replace(",", "")) > 0
+        assert 0 < float(figures["p50_ms"]) <= float(figures["p99_ms"])
