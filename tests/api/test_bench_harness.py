@@ -45,7 +45,9 @@ def test_the_streams_figure_opens_more_streams_than_the_default_bound_and_delive
 
 def test_the_floor_serves_a_bare_app_and_one_that_inserts_each_command() -> None:
     """``floor_bench.py`` (the stack's floor under the commands' load) answers every command
-    with 201 and prints each app's figures: ``insert`` where PostgreSQL is given."""
+    with 201 and prints each app's figures: ``insert`` where PostgreSQL is given, which stores
+    every command (two warming ones a client too), the bare app none (it once read
+    ``DATABASE_URL`` and inserted too)."""
     postgres = os.environ.get("DATABASE_URL", "").startswith("postgresql")
     done = subprocess.run(
         [sys.executable, "infra/bench/floor_bench.py", "--clients", "2", "--commands", "20",
@@ -63,3 +65,6 @@ def test_the_floor_serves_a_bare_app_and_one_that_inserts_each_command() -> None
         figures = dict(part.rsplit(" ", 1) for part in line.split(": ", 1)[1].split(", "))
         assert float(figures["cmds_per_s"].replace(",", "")) > 0
         assert 0 < float(figures["p50_ms"]) <= float(figures["p99_ms"])
+    if postgres:
+        stored = {name: line.rsplit("stored ", 1)[1] for name, line in lines.items()}
+        assert stored == {"bare": "0.00", "insert": f"{2 * (20 + 2):.2f}"}
