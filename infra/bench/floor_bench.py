@@ -13,7 +13,8 @@ kept-alive ``http.client`` connection:
   buzz (``type``, ``seat``, ``pairs``), answers 201 with a small JSON object. No store.
 - ``insert`` (with ``--database-url``, PostgreSQL): the same, plus one ``INSERT`` of the body
   into a table of its own, on psycopg's async pool (the service's appends go the same way,
-  ``events/pg_async.py``), committed: the least a service that stores each command can do.
+  ``events/pg_async.py``), in autocommit: one statement, one round trip, committed (and so
+  flushed to the WAL) before the answer: the least a service that stores each command can do.
 
 Printed per app: commands/s, p50 and p99 latency, and the CPU per command of the server, of
 PostgreSQL and of the clients (the medians of ``--reps`` runs). The service does far more per
@@ -80,7 +81,9 @@ def app(database_url: str | None) -> Any:
     if database_url is not None:
         from psycopg_pool import AsyncConnectionPool
 
-        pool = AsyncConnectionPool(database_url, min_size=4, max_size=8, open=False)
+        pool = AsyncConnectionPool(
+            database_url, min_size=4, max_size=8, open=False, kwargs={"autocommit": True}
+        )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
