@@ -12,7 +12,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -291,17 +291,24 @@ def _client_run(base: str, commands: int, barrier: Any, results: Any) -> None:
     conn.close()
 
 
-def http_load(server: Server, clients: int, commands: int) -> dict[str, float]:
+Client = Callable[[str, int, Any, Any], None]
+"""A client process's work, as :func:`_client_run`: (base URL, commands, barrier, results)."""
+
+
+def http_load(
+    server: Server, clients: int, commands: int, client: Client | None = None
+) -> dict[str, float]:
     """``clients`` processes (as the peers' 8 processes: no client waits for another's GIL),
     each on its own match, ``commands`` live buzzes each; throughput over the span from the
     first command to the last answer (``perf_counter`` is the system's monotonic clock, one
     for every process), and the CPU per command of the server, of PostgreSQL (when it runs
-    here) and of the clients: what the machine's cores are spent on."""
+    here) and of the clients: what the machine's cores are spent on. ``client``: what each
+    process runs (default :func:`_client_run`; ``floor_bench`` sends its own commands)."""
     base = server.base
     context = multiprocessing.get_context("fork")
     barrier, results = context.Barrier(clients + 1), context.Queue()  # and this process
     procs = [
-        context.Process(target=_client_run, args=(base, commands, barrier, results))
+        context.Process(target=client or _client_run, args=(base, commands, barrier, results))
         for _ in range(clients)
     ]
     for proc in procs:
