@@ -252,8 +252,11 @@ def figure(bench: Any) -> list[Row]:
 
 
 def libpq_url(url: str | None) -> str | None:
-    """A SQLAlchemy URL (``postgresql+psycopg://``) as psycopg takes it."""
-    return None if url is None else url.replace("postgresql+psycopg://", "postgresql://", 1)
+    """A SQLAlchemy URL of PostgreSQL (``postgresql+psycopg://``) as psycopg takes it; None
+    for anything else (a SQLite ``DATABASE_URL``: the bare app only)."""
+    if url is None or not url.startswith("postgresql"):
+        return None
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
 def main() -> None:
