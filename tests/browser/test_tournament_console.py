@@ -403,8 +403,9 @@ def test_the_organizer_ends_an_event_early_by_the_form(server: str, contexts: An
 
 @pytest.mark.slow
 def test_the_organizer_seals_a_finished_event_by_the_form(server: str, contexts: Any) -> None:
-    """A 3-player round robin: the seal is disabled while rounds are left; once every round
-    has its results, the form seals it: the page says sealed with the reason, every organizer's
+    """A 3-player round robin: the seal is disabled while rounds are left, and before the first
+    standings arrive (it was enabled until then: a race CI once lost); once every round has
+    its results, the form seals it: the page says sealed with the reason, every organizer's
     control is disabled, the audit badge verifies, and every match is closed."""
     body = {"name": "Seal Cup", "game": "zoom", "format": "round_robin",
             "players": [{"name": n} for n in PLAYERS[:3]], "config": CONFIG}  # fmt: skip
@@ -413,8 +414,18 @@ def test_the_organizer_seals_a_finished_event_by_the_form(server: str, contexts:
     tid, token = made["tournament_id"], made["organizer_token"]
     organizer = {"Authorization": f"Bearer {token}"}
     page = contexts()
+    held: list[Any] = []  # the page's first standings request, held until the seal is seen
+    # (a lambda: Playwright takes no builtin method as a handler)
+    page.route("**/standings*", lambda route: held.append(route))  # noqa: PLW0108
     page.goto(f"{server}/console/tournaments/{tid}#token={token}")
     page.wait_for_selector("#seal-form")
+    while not held:
+        page.wait_for_timeout(20)
+    assert page.is_disabled("#seal-submit")  # no standings yet
+    for route in held:
+        route.continue_()
+    page.unroute("**/standings*")
+    page.wait_for_selector("#standings-table")
     assert page.is_disabled("#seal-submit")  # nothing played yet
     hosts = {}
     for _ in range(3):

@@ -391,6 +391,7 @@ class TournamentPage {
     replace(ui.organizer, h("h2", {}, "Organizer"), ui.finishedNote,
       h("div", { class: "controls" }, pair), pairError, pairDone,
       h("div", { class: "organizer-forms" }, forfeitForm, withdrawForm, concludeForm, sealForm));
+    this.lockControls();
   }
 
   /** An organizer's act that takes a reason only (``name``-reason, ``name``-submit,
@@ -413,10 +414,11 @@ class TournamentPage {
   }
 
   /** Whether ``control`` has nothing left to do (the API would refuse it): every organizer's
-   * act once the tournament is sealed; the seal until it is finished; the others once it is. */
+   * act once the tournament is sealed; the seal until it is finished (so before the first
+   * standings arrive too); the others once it is. */
   locked(control) {
     const s = this.standings;
-    if (!s) return false;
+    if (!s) return control?.id === "seal-submit";
     if (s.sealed) return ORGANIZER_CONTROLS.includes(control?.id);
     if (control?.id === "seal-submit") return !s.finished;
     return Boolean(s.finished) && LOCKED_WHEN_FINISHED.includes(control?.id);
@@ -460,6 +462,11 @@ class TournamentPage {
       ? "The tournament is sealed: its standings are final and it takes no act."
       : "The tournament is finished: no round is left to pair, no player to withdraw, no board to "
         + "forfeit. Seal it to make its standings final and sign its log.";
+    this.lockControls();
+  }
+
+  /** Each organizer's control enabled or disabled as :meth:`locked` says. */
+  lockControls() {
     for (const id of ORGANIZER_CONTROLS) {
       const control = document.getElementById(id);
       if (control) control.disabled = this.locked(control);
