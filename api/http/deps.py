@@ -146,11 +146,12 @@ async def required_grant(
 
 async def operator(request: Request, service: Service, _: Authorization = None) -> None:
     token = _bearer(request)
+    act = f"{request.method} {request.url.path}"  # the caller's own request, nothing more
     if token is None:
-        raise ApiError(401, "missing_token", "creating matches needs the operator token")
+        raise ApiError(401, "missing_token", f"{act} needs the operator token")
     known = await run_in_threadpool(service.store.has_operator_token, token_hash(token))
     if not known:
-        raise ApiError(403, "not_operator", "this token may not create matches")
+        raise ApiError(403, "not_operator", f"{act}: this is not the operator token")
 
 
 Grant = Annotated[TokenGrant, Depends(required_grant)]

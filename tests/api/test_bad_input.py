@@ -87,6 +87,26 @@ def test_an_oversized_payload_is_refused(api: Api) -> None:
     assert api.last_seq() == before
 
 
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("POST", "/matches"), ("POST", "/matches/import"), ("GET", "/feed"),
+     ("POST", "/log/cosignatures"), ("POST", "/tournaments")],
+)  # fmt: skip
+def test_an_operator_s_route_says_which_act_needs_the_operator_token(
+    api: Api, method: str, path: str
+) -> None:
+    """Every route of the operator's refuses a missing or another token with a message naming
+    the request, not "creating matches" (which it said for importing, the feed, a witness's
+    cosignature and a new tournament too)."""
+    for headers, status, code in (({}, 401, "missing_token"),
+                                  (api.auth("host_x"), 403, "not_operator")):  # fmt: skip
+        answer = api.client.request(method, path, headers=headers)
+        assert (answer.status_code, answer.json()["code"]) == (status, code)
+        message = answer.json()["message"]
+        assert f"{method} {path}" in message and "operator token" in message, message
+        assert "matches" not in message.replace(path, ""), message
+
+
 def test_creating_a_match_needs_the_operator_token(api: Api) -> None:
     body = {"game": "zoom", "seats": ["a", "b"]}
     assert api.client.post("/matches", json=body).json()["code"] == "missing_token"
