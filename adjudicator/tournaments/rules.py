@@ -124,7 +124,8 @@ def _check_rounds_setting(settings: Settings, n: int) -> None:
     if settings.rounds is None or settings.rounds < 1:
         raise TournamentError("bad_rounds", "a Swiss needs a number of rounds, at least 1")
     if settings.rounds > n - 1:
-        raise TournamentError("too_many_rounds", f"{n} players play at most {n - 1} Swiss rounds")
+        most = f"{n - 1} Swiss round{'' if n - 1 == 1 else 's'}"
+        raise TournamentError("too_many_rounds", f"{n} players play at most {most}")
 
 
 def _check_tiebreaks(settings: Settings) -> None:

@@ -41,6 +41,15 @@ def refused(code: Code, call: object) -> None:
 
 
 @pytest.mark.parametrize(
+    ("n", "most"), [(2, "at most 1 Swiss round"), (4, "at most 3 Swiss rounds")]
+)
+def test_too_many_swiss_rounds_says_how_many_the_field_plays(n: int, most: str) -> None:
+    with pytest.raises(TournamentError) as e:
+        check_settings(settings(Format.SWISS, n), field(n))
+    assert e.value.message == f"{n} players play {most}"
+
+
+@pytest.mark.parametrize(
     ("s", "players", "code"),
     [
         (RR, field(1), "too_few_players"),
